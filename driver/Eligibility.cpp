@@ -1,0 +1,105 @@
+#include "driver/Eligibility.h"
+#include "clang/Frontend/CompilerInvocation.h"
+
+using namespace clang;
+
+namespace smartcc {
+
+namespace {
+
+std::string sizeLevel(const CodeGenOptions &CG) {
+  if (CG.OptimizationLevel == 2 && CG.OptimizeSize == 2)
+    return "Oz";
+  if (CG.OptimizationLevel == 2 && CG.OptimizeSize == 1)
+    return "Os";
+  return "";
+}
+
+// The first reason a compile must stay clang's, or "" if there is none.
+const char *passthroughReason(const CompilerInvocation &Inv) {
+  const FrontendOptions &FO = Inv.getFrontendOpts();
+  const CodeGenOptions &CG = Inv.getCodeGenOpts();
+  const LangOptions &Lang = Inv.getLangOpts();
+  switch (FO.ProgramAction) {
+  case frontend::EmitObj:
+  case frontend::EmitAssembly:
+    break;
+  case frontend::PrintPreprocessedInput:
+    return "preprocess";
+  case frontend::ParseSyntaxOnly:
+    return "syntax_only";
+  case frontend::EmitBC:
+  case frontend::EmitLLVM:
+  case frontend::EmitLLVMOnly:
+    return "emit_llvm";
+  default:
+    return "other_action";
+  }
+  if (FO.Inputs.size() != 1)
+    return "several_inputs";
+  Language L = FO.Inputs[0].getKind().getLanguage();
+  if (L == Language::LLVM_IR)
+    return "ir_input";
+  if (L != Language::C && L != Language::CXX && L != Language::ObjC && L != Language::ObjCXX)
+    return "not_c_family";
+  if (Lang.CUDA || Lang.HIP || Lang.OpenCL || Lang.OpenMPIsTargetDevice || Lang.SYCLIsDevice)
+    return "offload";
+  if (Lang.ObjCAutoRefCount)
+    return "objc_arc"; // ARC adds passes at three extension points
+  if (FO.OutputFile.empty() || FO.OutputFile == "-")
+    return "stdout_output";
+  if (CG.DisableLLVMPasses)
+    return "llvm_passes_disabled";
+  if (CG.PrepareForLTO || CG.PrepareForThinLTO || CG.FatLTO || !CG.ThinLTOIndexFile.empty())
+    return "lto";
+  if (!Lang.Sanitize.empty() || CG.hasSanitizeCoverage() || CG.hasSanitizeBinaryMetadata())
+    return "sanitizer";
+  if (!CG.CoverageNotesFile.empty() || !CG.CoverageDataFile.empty() || CG.CoverageMapping)
+    return "coverage";
+  if (CG.hasProfileInstr() || CG.hasProfileIRUse() || CG.hasProfileClangUse() ||
+      !CG.SampleProfileFile.empty() || !CG.MemoryProfileOutput.empty() ||
+      !CG.MemoryProfileUsePath.empty() || CG.PseudoProbeForProfiling ||
+      CG.DebugInfoForProfiling)
+    return "profile";
+  if (CG.InstrumentFunctions || CG.InstrumentFunctionEntryBare ||
+      CG.InstrumentFunctionsAfterInlining || CG.InstrumentForProfiling)
+    return "instrument_functions";
+  if (!CG.PassPlugins.empty() || !FO.Plugins.empty() || !FO.ActionName.empty())
+    return "plugin";
+  // Side outputs written during codegen would be written again by every candidate.
+  if (!CG.SplitDwarfOutput.empty())
+    return "split_dwarf";
+  if (!CG.StackUsageOutput.empty())
+    return "stack_usage";
+  if (CG.getEmbedBitcode() != CodeGenOptions::Embed_Off)
+    return "embed_bitcode";
+  // Backend diagnostics describe the code they saw; with another winner they would mislead.
+  if (CG.OptimizationRemark.hasValidPattern() || CG.OptimizationRemarkMissed.hasValidPattern() ||
+      CG.OptimizationRemarkAnalysis.hasValidPattern() || !CG.OptRecordFile.empty())
+    return "remarks";
+  if (CG.WarnStackSize != UINT_MAX)
+    return "stack_size_warning";
+  if (!FO.TimeTracePath.empty() || CG.TimePasses)
+    return "timing";
+  return "";
+}
+
+} // namespace
+
+Eligibility classifyCompile(const CompilerInvocation &Inv, const Config &Cfg) {
+  Eligibility E;
+  if (const char *Reason = passthroughReason(Inv); *Reason) {
+    E.Reason = Reason;
+    return E;
+  }
+  E.Level = sizeLevel(Inv.getCodeGenOpts());
+  if (E.Level.empty())
+    E.Reason = "not_size_level";
+  else if (!Cfg.takesOver(E.Level))
+    E.Reason = "level_not_enabled";
+  else
+    E.Eligible = true;
+  return E;
+}
+
+} // namespace smartcc

@@ -1,0 +1,111 @@
+// smartcc launcher: the binary users name as CC. It links no LLVM, so a command smartcc has
+// nothing to do for (configure probes, -O2 compiles, links, queries) costs one exec, not a
+// libLLVM load. It hands the command to smartcc-core only when the core may act on it.
+//
+// The rule is deliberately conservative: anything that *might* need the core goes there;
+// the core then decides exactly (with clang's own argument parser).
+#include "driver/ProgramName.h"
+#include <cerrno>
+#include <climits>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+#ifndef SMARTCC_REAL_CLANG_PATH
+#error "SMARTCC_REAL_CLANG_PATH must be defined by the build"
+#endif
+
+namespace {
+
+using smartcc::baseName;
+using smartcc::dirName;
+
+bool startsWith(const char *S, const char *Prefix) {
+  return std::strncmp(S, Prefix, std::strlen(Prefix)) == 0;
+}
+
+const char *realClang() {
+  const char *Override = std::getenv("SMARTCC_CLANG");
+  return Override && *Override ? Override : SMARTCC_REAL_CLANG_PATH;
+}
+
+[[noreturn]] void execOrDie(const std::string &Path, std::vector<char *> &Argv) {
+  Argv.push_back(nullptr);
+  execv(Path.c_str(), Argv.data());
+  std::fprintf(stderr, "smartcc: error: cannot execute '%s': %s\n", Path.c_str(),
+               std::strerror(errno));
+  std::exit(1);
+}
+
+// Real clang, run under our program name (see driver/ProgramName.h).
+[[noreturn]] void execClang(int Argc, char **Argv) {
+  std::string Clang = realClang();
+  std::string Argv0 = smartcc::clangArgv0(Clang, Argv[0]);
+  std::vector<char *> Args{const_cast<char *>(Argv0.c_str())};
+  for (int I = 1; I < Argc; ++I)
+    Args.push_back(Argv[I]);
+  execOrDie(Clang, Args);
+}
+
+std::string selfDir() {
+  char Buf[PATH_MAX];
+  ssize_t N = readlink("/proc/self/exe", Buf, sizeof(Buf) - 1);
+  if (N <= 0)
+    return ".";
+  Buf[N] = 0;
+  return dirName(Buf);
+}
+
+// smartcc-core sits beside the launcher in the build tree and in <prefix>/bin when installed.
+[[noreturn]] void execCore(int Argc, char **Argv) {
+  std::string Core = selfDir() + "/smartcc-core";
+  std::vector<char *> Args(Argv, Argv + Argc);
+  execOrDie(Core, Args);
+}
+
+bool isSizeLevel(const char *A) {
+  return !std::strcmp(A, "-Oz") || !std::strcmp(A, "-Os") || startsWith(A, "--optimize");
+}
+
+bool environmentNeedsCore() {
+  for (char **E = environ; *E; ++E)
+    if (startsWith(*E, "SMARTCC_") && !startsWith(*E, "SMARTCC_CLANG="))
+      return true;
+  return std::getenv("CCC_OVERRIDE_OPTIONS") != nullptr;
+}
+
+bool isSmartccProgram(const char *A) {
+  std::string Base = baseName(A);
+  return Base == "smartcc" || Base == "smartc++" || Base == "smartcc-core";
+}
+
+} // namespace
+
+int main(int Argc, char **Argv) {
+  // `smartcc smartcc ...` (a build system prefixing the compiler twice) would otherwise hand
+  // "smartcc" to clang as an input file.
+  if (Argc > 1 && isSmartccProgram(Argv[1])) {
+    std::fprintf(stderr, "smartcc: error: '%s' names smartcc itself; call smartcc with the "
+                         "compiler's arguments directly\n", Argv[1]);
+    return 1;
+  }
+
+  bool OwnOption = false, SizeLevel = false;
+  for (int I = 1; I < Argc; ++I) {
+    const char *A = Argv[I];
+    OwnOption |= startsWith(A, "--smartcc") || (I == 1 && startsWith(A, "-cc1"));
+    // Response files may hold a size level; the core expands them.
+    SizeLevel |= isSizeLevel(A) || A[0] == '@';
+  }
+  // Our own options must reach the core even when disabled: it strips them before clang.
+  if (OwnOption)
+    execCore(Argc, Argv);
+  if (const char *Disable = std::getenv("SMARTCC_DISABLE"); Disable && !std::strcmp(Disable, "1"))
+    execClang(Argc, Argv);
+  if (SizeLevel || environmentNeedsCore())
+    execCore(Argc, Argv);
+  execClang(Argc, Argv);
+}

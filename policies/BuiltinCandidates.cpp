@@ -1,0 +1,4 @@
+#include "policies/BuiltinCandidates.h"
+#include "BuiltinCandidates.inc"
+
+llvm::StringRef smartcc::builtinCandidatesToml() { return ::builtinCandidatesToml; }

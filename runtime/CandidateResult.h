@@ -1,0 +1,40 @@
+// What one candidate's process reports back. It lives in memory shared between the compiler
+// and the candidate processes, so it is plain old data: no pointers, no std::string.
+#pragma once
+#include "runtime/SizeMeasurer.h"
+#include <cstdint>
+#include <cstring>
+
+namespace smartcc {
+
+enum class Outcome : uint8_t {
+  NotRun,        // never started (the compile failed or was cut short)
+  Ok,            // measured
+  Crashed,       // killed by a signal inside LLVM
+  Timeout,       // exceeded timeout_ms
+  FatalError,    // LLVM reported a fatal error (report_fatal_error)
+  BadPipeline,   // the pipeline text or an LLVM option did not parse
+  VerifierFailed,// the optimized module is not valid IR
+  Growth,        // the module grew past max_growth
+  CodegenFailed, // the backend reported an error
+};
+const char *outcomeName(Outcome O); // "ok", "crash", "timeout", ... (also used as stats reasons)
+
+struct CandidateResult {
+  Outcome Result = Outcome::NotRun;
+  int Signal = 0;            // for Crashed
+  uint64_t IRBefore = 0;     // IR instructions entering the middle-end
+  uint64_t IRAfter = 0;      // ... leaving it
+  ObjectSize Object;         // measured object
+  uint64_t ObjectBytes = 0;  // length of the object at offset 0 of the candidate's memfd
+  uint64_t AsmBytes = 0;     // length of the assembly that follows it (only for -S)
+  double Millis = 0;         // wall time in the candidate process
+  char Message[240] = {};    // why it failed, for -v and explain
+
+  void setMessage(const char *Text) {
+    std::strncpy(Message, Text, sizeof(Message) - 1);
+    Message[sizeof(Message) - 1] = 0;
+  }
+};
+
+} // namespace smartcc

@@ -1,0 +1,147 @@
+#include "runtime/CandidateRunner.h"
+#include "runtime/PipelineBuilder.h"
+#include "clang/CodeGen/BackendUtil.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/IR/DiagnosticHandler.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/DiagnosticPrinter.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include <chrono>
+#include <unistd.h>
+
+using namespace llvm;
+
+namespace smartcc {
+namespace {
+
+// Swallows every backend diagnostic (a candidate must print nothing: configure scripts read
+// stderr) and remembers the first error, which decides the candidate's outcome.
+struct RecordingDiagnosticHandler : DiagnosticHandler {
+  std::string FirstError;
+  bool handleDiagnostics(const DiagnosticInfo &DI) override {
+    if (DI.getSeverity() == DS_Error && FirstError.empty()) {
+      raw_string_ostream OS(FirstError);
+      DiagnosticPrinterRawOStream DP(OS);
+      DI.print(DP);
+    }
+    return true;
+  }
+};
+
+// Candidate LLVM options go on top of the user's -mllvm options. cl::opt state is global,
+// which is why this only ever happens in a candidate's own process.
+bool applyLLVMArgs(const CandidateSpec &Spec, const std::vector<std::string> &UserArgs,
+                   std::string &Error) {
+  if (Spec.LLVMArgs.empty())
+    return true;
+  cl::ResetAllOptionOccurrences();
+  std::vector<const char *> Argv{"smartcc (candidate options)"};
+  for (const std::string &A : UserArgs)
+    Argv.push_back(A.c_str());
+  for (const std::string &A : Spec.LLVMArgs)
+    Argv.push_back(A.c_str());
+  raw_string_ostream Errs(Error);
+  return cl::ParseCommandLineOptions(Argv.size(), Argv.data(), "", &Errs);
+}
+
+void addFunctionAttributes(Module &M, const CandidateSpec &Spec) {
+  for (Function &F : M)
+    if (!F.isDeclaration())
+      for (const auto &[Key, Value] : Spec.FunctionAttrs)
+        F.addFnAttr(Key, Value);
+}
+
+bool emit(clang::CompilerInstance &CI, Module &M, clang::BackendAction Action,
+          SmallVectorImpl<char> &Out) {
+  clang::CodeGenOptions CG = CI.getCodeGenOpts();
+  CG.DisableLLVMPasses = true; // the middle-end already ran: this is codegen only
+  CG.PassBuilderCallbacks.clear();
+  unsigned ErrorsBefore = CI.getDiagnostics().getNumErrors();
+  clang::emitBackendOutput(CI, CG, M.getDataLayoutStr(), &M, Action,
+                           CI.getVirtualFileSystemPtr(),
+                           std::make_unique<raw_svector_ostream>(Out));
+  return CI.getDiagnostics().getNumErrors() == ErrorsBefore;
+}
+
+bool writeAll(int Fd, const char *Data, size_t Len) {
+  while (Len) {
+    ssize_t N = ::write(Fd, Data, Len);
+    if (N < 0 && errno == EINTR)
+      continue;
+    if (N <= 0)
+      return false;
+    Data += N;
+    Len -= size_t(N);
+  }
+  return true;
+}
+
+} // namespace
+
+uint64_t countIRInstructions(const Module &M) {
+  uint64_t N = 0;
+  for (const Function &F : M)
+    N += F.getInstructionCount();
+  return N;
+}
+
+void runCandidate(Module &M, const CandidateSpec &Spec, const CandidateContext &Ctx,
+                  CandidateResult &R, int OutFd) {
+  auto Start = std::chrono::steady_clock::now();
+  auto Finish = [&](Outcome O, StringRef Message) {
+    R.Result = O;
+    R.setMessage(Message.str().c_str());
+    R.Millis = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - Start)
+                   .count();
+  };
+  clang::CompilerInstance &CI = *Ctx.CI;
+  auto Handler = std::make_unique<RecordingDiagnosticHandler>();
+  RecordingDiagnosticHandler *Diags = Handler.get();
+  M.getContext().setDiagnosticHandler(std::move(Handler));
+
+  std::string OptionError;
+  if (!applyLLVMArgs(Spec, CI.getFrontendOpts().LLVMArgs, OptionError))
+    return Finish(Outcome::BadPipeline, OptionError);
+  addFunctionAttributes(M, Spec);
+
+  R.IRBefore = countIRInstructions(M);
+  if (Error E = runCandidatePipeline(M, Spec, CI))
+    return Finish(Outcome::BadPipeline, toString(std::move(E)));
+  std::string VerifierMessage;
+  raw_string_ostream VOS(VerifierMessage);
+  if (verifyModule(M, &VOS))
+    return Finish(Outcome::VerifierFailed, VerifierMessage);
+  R.IRAfter = countIRInstructions(M);
+  uint64_t Bound = uint64_t(Ctx.MaxGrowth * double(std::max<uint64_t>(R.IRBefore, 64)));
+  if (R.IRAfter > Bound)
+    return Finish(Outcome::Growth, "IR grew from " + std::to_string(R.IRBefore) + " to " +
+                                       std::to_string(R.IRAfter) + " instructions");
+
+  // Codegen rewrites the IR it runs on, so the assembly (if any) comes from a copy.
+  std::unique_ptr<Module> ForAsm = Ctx.EmitAssembly ? CloneModule(M) : nullptr;
+  SmallString<0> Object, Assembly;
+  if (!emit(CI, M, clang::Backend_EmitObj, Object) || !Diags->FirstError.empty())
+    return Finish(Outcome::CodegenFailed, Diags->FirstError.empty() ? "backend error"
+                                                                     : Diags->FirstError);
+  if (ForAsm && (!emit(CI, *ForAsm, clang::Backend_EmitAssembly, Assembly) ||
+                 !Diags->FirstError.empty()))
+    return Finish(Outcome::CodegenFailed, "assembly: " + Diags->FirstError);
+
+  Expected<ObjectSize> Size = measureObject(MemoryBufferRef(Object.str(), "candidate"));
+  if (!Size)
+    return Finish(Outcome::CodegenFailed, toString(Size.takeError()));
+  if (!writeAll(OutFd, Object.data(), Object.size()) ||
+      !writeAll(OutFd, Assembly.data(), Assembly.size()))
+    return Finish(Outcome::CodegenFailed, "cannot hand the object back");
+  R.Object = *Size;
+  R.ObjectBytes = Object.size();
+  R.AsmBytes = Assembly.size();
+  Finish(Outcome::Ok, "");
+}
+
+} // namespace smartcc

@@ -1,0 +1,31 @@
+// A candidate: one way to optimize and code-generate a translation unit. Plain data, read
+// from configuration (policies/candidates.toml or a user's config) or produced by a policy.
+#pragma once
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace smartcc {
+
+struct CandidateSpec {
+  std::string Name;
+  std::string Description;
+  // Middle-end stages run in order on the frontend's pre-optimization module. "default" is
+  // clang's own pipeline at the user's -O level (exactly as clang builds it); anything else is
+  // a new-pass-manager pipeline string, e.g. "function(simplifycfg)".
+  std::vector<std::string> Pipeline{"default"};
+  // cl::opt settings (as for -mllvm) applied only inside this candidate's process, e.g.
+  // "-enable-machine-outliner=always". They may steer both the middle-end and codegen.
+  std::vector<std::string> LLVMArgs;
+  // String attributes added to every function definition before the pipeline, e.g.
+  // {"no-jump-tables", "true"}: what clang's -fno-jump-tables would have emitted.
+  std::vector<std::pair<std::string, std::string>> FunctionAttrs;
+  // Overrides of clang's pipeline tuning options for the "default" stage.
+  std::optional<bool> MergeFunctions;
+  std::optional<bool> LoopUnrolling;
+  std::optional<bool> SLPVectorization;
+  std::optional<bool> LoopVectorization;
+};
+
+} // namespace smartcc

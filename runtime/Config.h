@@ -1,0 +1,75 @@
+// smartcc's configuration: one table of settings (runtime/Settings.def), read from TOML files,
+// SMARTCC_* environment variables and --smartcc-* flags, later sources winning:
+//   defaults < system file < user file < project file < environment < command-line flags.
+// SMARTCC_CONFIG=path (or --smartcc-config=path) replaces the three files by that one file.
+#pragma once
+#include "runtime/CandidateSpec.h"
+#include "llvm/Support/Error.h"
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace smartcc {
+
+// How a candidate's object is measured; smaller is better for every metric.
+enum class Metric {
+  AllocBytes, // bytes of allocated (SHF_ALLOC) sections: text, rodata, data, eh_frame, bss
+  TextBytes,  // bytes of executable sections only
+  FileBytes,  // size of the whole object file
+  IRInstructions, // LLVM IR instructions after the middle-end (codegen still runs)
+};
+const char *metricName(Metric M);
+std::optional<Metric> parseMetric(llvm::StringRef S);
+
+struct Config {
+  bool Disable = false;
+  std::vector<std::string> Levels{"Oz", "Os"}; // -O levels smartcc takes over
+  Metric SizeMetric = Metric::AllocBytes;
+  unsigned Jobs = 0;                   // candidate processes at once; 0 = cores - 1 (at least 1)
+  unsigned TimeoutMs = 60000;          // per candidate
+  double MaxGrowth = 8.0;              // discard a candidate whose IR grows past this factor
+  std::string LogPath;                 // JSON lines, one per optimized TU; empty = off
+  std::string StatsDir;                // counters; empty = ${XDG_CACHE_HOME:-~/.cache}/smartcc
+  bool Stats = true;
+  bool Explain = false;                // print each TU's candidate table on stderr
+  std::string HarvestDir;              // write pre-optimization bitcode of every TU here
+  std::string SaveCandidatesDir;       // keep every candidate's object here, for inspection
+  std::vector<std::string> Candidates; // names of the candidates to evaluate, in order
+  std::map<std::string, CandidateSpec> CandidateLibrary; // every candidate defined anywhere
+
+  // Where each setting's value came from ("default", a file path, "SMARTCC_METRIC", ...).
+  std::map<std::string, std::string> Origin;
+
+  // Candidates actually enabled, resolved against the library (names checked at load time).
+  std::vector<CandidateSpec> enabledCandidates() const;
+  bool takesOver(llvm::StringRef Level) const; // Level: "Oz", "Os", ...
+  unsigned effectiveJobs() const;
+  std::string effectiveStatsDir() const;
+};
+
+// Everything the loader reads from the outside world, so tests can supply their own.
+struct ConfigEnvironment {
+  std::function<std::optional<std::string>(const char *)> GetEnv; // defaults to ::getenv
+  std::string WorkingDir;            // where the project-file search starts
+  std::string SystemFile = "/etc/smartcc/config.toml";
+  static ConfigEnvironment fromProcess();
+};
+
+// Loads the configuration. Flags are the --smartcc-KEY[=VALUE] arguments (already separated
+// from the compiler's arguments). Errors name their source: "FILE:LINE:COL: unknown key 'x'",
+// "SMARTCC_JOBS: expected a whole number, got 'x'", "--smartcc-metric: ...".
+llvm::Expected<Config> loadConfig(const ConfigEnvironment &Env,
+                                  const std::vector<std::string> &Flags);
+
+// Parses one TOML text into Cfg (used for files and for the built-in candidate library).
+// SourceName appears in error messages.
+llvm::Error applyConfigText(Config &Cfg, llvm::StringRef Text, llvm::StringRef SourceName);
+
+// `smartcc --smartcc-print-config`: every key, its value and where it came from.
+void printConfig(const Config &Cfg, llvm::raw_ostream &OS);
+// `smartcc --smartcc-help`: every key with its environment variable and flag.
+void printConfigHelp(llvm::raw_ostream &OS);
+
+} // namespace smartcc

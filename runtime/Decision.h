@@ -1,0 +1,43 @@
+// The record of one translation unit's decision, and its three renderings: the
+// --smartcc-explain table, the SMARTCC_LOG JSON line and the statistics counters.
+#pragma once
+#include "runtime/CandidateResult.h"
+#include "runtime/Config.h"
+#include "runtime/Stats.h"
+#include "llvm/Support/raw_ostream.h"
+#include <string>
+#include <vector>
+
+namespace smartcc {
+
+struct CandidateReport {
+  std::string Name;
+  CandidateResult Result;
+  uint64_t Value = 0; // in the metric's unit; meaningful when Result.Result == Outcome::Ok
+};
+
+struct TUDecision {
+  std::string Input, Output, Target, Level;
+  Metric SizeMetric = Metric::AllocBytes;
+  ObjectSize Baseline;
+  uint64_t BaselineValue = 0;
+  bool BaselineMeasured = false;
+  double BaselineMillis = 0; // the whole clang compile, frontend included
+  std::vector<CandidateReport> Candidates;
+  int Winner = -1;           // index into Candidates; -1 = clang's own output shipped
+  std::string KeptReason;    // why clang's output shipped: no_candidates, no_smaller, ...
+  std::string Note;          // anything else worth saying (a failed write, ...)
+
+  uint64_t shippedValue() const {
+    return Winner >= 0 ? Candidates[Winner].Value : BaselineValue;
+  }
+};
+
+// Picks the strictly smallest measured candidate, or keeps the baseline (ties go to clang).
+void chooseWinner(TUDecision &D);
+
+void printExplain(const TUDecision &D, llvm::raw_ostream &OS);
+std::string toJSONLine(const TUDecision &D);
+Counters statsDelta(const TUDecision &D);
+
+} // namespace smartcc

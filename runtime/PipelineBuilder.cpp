@@ -1,0 +1,162 @@
+#include "runtime/PipelineBuilder.h"
+#include "runtime/TestPasses.h"
+#include "clang/Basic/CodeGenOptions.h"
+#include "clang/Basic/LangOptions.h"
+#include "clang/Basic/TargetOptions.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/Frontend/Driver/CodeGenOptions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Passes/StandardInstrumentations.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Triple.h"
+
+using namespace llvm;
+
+namespace smartcc {
+
+namespace {
+
+std::optional<CodeModel::Model> codeModel(StringRef Name) {
+  return StringSwitch<std::optional<CodeModel::Model>>(Name)
+      .Case("tiny", CodeModel::Tiny)
+      .Case("small", CodeModel::Small)
+      .Case("kernel", CodeModel::Kernel)
+      .Case("medium", CodeModel::Medium)
+      .Case("large", CodeModel::Large)
+      .Default(std::nullopt);
+}
+
+// The subset of clang's TargetOptions that can influence middle-end decisions through TTI or
+// subtarget queries; codegen-only options do not matter here because codegen is clang's own.
+TargetOptions targetOptions(const clang::CompilerInstance &CI) {
+  const clang::CodeGenOptions &CG = CI.getCodeGenOpts();
+  const clang::LangOptions &Lang = CI.getLangOpts();
+  TargetOptions O;
+  O.ThreadModel = Lang.getThreadModel() == clang::LangOptions::ThreadModelKind::Single
+                      ? ThreadModel::Single
+                      : ThreadModel::POSIX;
+  O.FloatABIType = StringSwitch<FloatABI::ABIType>(CG.FloatABI)
+                       .Case("soft", FloatABI::Soft)
+                       .Case("softfp", FloatABI::Soft)
+                       .Case("hard", FloatABI::Hard)
+                       .Default(FloatABI::Default);
+  O.AllowFPOpFusion = Lang.getDefaultFPContractMode() == clang::LangOptions::FPM_Fast
+                          ? FPOpFusion::Fast
+                          : FPOpFusion::Standard;
+  O.UseInitArray = CG.UseInitArray;
+  O.DisableIntegratedAS = CG.DisableIntegratedAS;
+  O.NoInfsFPMath = Lang.NoHonorInfs;
+  O.NoNaNsFPMath = Lang.NoHonorNaNs;
+  O.NoZerosInBSS = CG.NoZeroInitializedInBSS;
+  O.FunctionSections = CG.FunctionSections;
+  O.DataSections = CG.DataSections;
+  O.UniqueSectionNames = CG.UniqueSectionNames;
+  O.EmulatedTLS = CG.EmulatedTLS;
+  O.EnableTLSDESC = CG.EnableTLSDESC;
+  O.EmitAddrsig = CG.Addrsig;
+  O.EmitCallSiteInfo = CG.EmitCallSiteInfo;
+  O.DebuggerTuning = CG.getDebuggerTuning();
+  if (CG.hasSjLjExceptions())
+    O.ExceptionModel = ExceptionHandling::SjLj;
+  if (CG.hasDWARFExceptions())
+    O.ExceptionModel = ExceptionHandling::DwarfCFI;
+  O.MCOptions.ABIName = CI.getTargetOpts().ABI;
+  return O;
+}
+
+// clang's mapping from -O flags to the pass builder's levels.
+OptimizationLevel optimizationLevel(const clang::CodeGenOptions &CG) {
+  switch (CG.OptimizationLevel) {
+  case 0:
+    return OptimizationLevel::O0;
+  case 1:
+    return OptimizationLevel::O1;
+  case 2:
+    return CG.OptimizeSize == 2 ? OptimizationLevel::Oz
+           : CG.OptimizeSize == 1 ? OptimizationLevel::Os
+                                  : OptimizationLevel::O2;
+  default:
+    return OptimizationLevel::O3;
+  }
+}
+
+PipelineTuningOptions tuningOptions(const clang::CodeGenOptions &CG, const CandidateSpec &Spec) {
+  PipelineTuningOptions PTO;
+  PTO.LoopUnrolling = Spec.LoopUnrolling.value_or(CG.UnrollLoops);
+  PTO.LoopInterleaving = PTO.LoopUnrolling; // clang ties interleaving to unrolling
+  PTO.LoopVectorization = Spec.LoopVectorization.value_or(CG.VectorizeLoop);
+  PTO.SLPVectorization = Spec.SLPVectorization.value_or(CG.VectorizeSLP);
+  PTO.MergeFunctions = Spec.MergeFunctions.value_or(CG.MergeFunctions);
+  PTO.CallGraphProfile = !CG.DisableIntegratedAS;
+  PTO.UnifiedLTO = CG.UnifiedLTO;
+  return PTO;
+}
+
+} // namespace
+
+Expected<std::unique_ptr<TargetMachine>>
+createClangLikeTargetMachine(const clang::CompilerInstance &CI) {
+  const clang::CodeGenOptions &CG = CI.getCodeGenOpts();
+  const clang::TargetOptions &TO = CI.getTargetOpts();
+  Triple TT(TO.Triple);
+  std::string Error;
+  const Target *T = TargetRegistry::lookupTarget(TT, Error);
+  if (!T)
+    return createStringError(inconvertibleErrorCode(), "no target for '%s': %s",
+                             TO.Triple.c_str(), Error.c_str());
+  std::optional<CodeGenOptLevel> Level = CodeGenOpt::getLevel(CG.OptimizationLevel);
+  std::unique_ptr<TargetMachine> TM(T->createTargetMachine(
+      TT, TO.CPU, join(TO.Features, ","), targetOptions(CI), CG.RelocationModel,
+      codeModel(CG.CodeModel), Level.value_or(CodeGenOptLevel::Default)));
+  if (!TM)
+    return createStringError(inconvertibleErrorCode(), "cannot create a target machine");
+  TM->setLargeDataThreshold(CG.LargeDataThreshold);
+  return std::move(TM);
+}
+
+Error runCandidatePipeline(Module &M, const CandidateSpec &Spec,
+                           const clang::CompilerInstance &CI) {
+  const clang::CodeGenOptions &CG = CI.getCodeGenOpts();
+  Expected<std::unique_ptr<TargetMachine>> TM = createClangLikeTargetMachine(CI);
+  if (!TM)
+    return TM.takeError();
+
+  LoopAnalysisManager LAM;
+  FunctionAnalysisManager FAM;
+  CGSCCAnalysisManager CGAM;
+  ModuleAnalysisManager MAM;
+  PassInstrumentationCallbacks PIC;
+  // Standard instrumentation is not optional: it is what makes passes skip optnone functions.
+  StandardInstrumentations SI(M.getContext(), /*DebugLogging=*/false, CG.VerifyEach);
+  SI.registerCallbacks(PIC, &MAM);
+  PassBuilder PB(TM->get(), tuningOptions(CG, Spec), std::nullopt, &PIC);
+  registerTestPasses(PB);
+
+  std::unique_ptr<TargetLibraryInfoImpl> TLII(
+      driver::createTLII(Triple(CI.getTargetOpts().Triple), CG.getVecLib()));
+  FAM.registerPass([&] { return TargetLibraryAnalysis(*TLII); });
+  PB.registerModuleAnalyses(MAM);
+  PB.registerCGSCCAnalyses(CGAM);
+  PB.registerFunctionAnalyses(FAM);
+  PB.registerLoopAnalyses(LAM);
+  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+
+  ModulePassManager MPM;
+  for (const std::string &Stage : Spec.Pipeline) {
+    if (Stage == "default") {
+      MPM.addPass(PB.buildPerModuleDefaultPipeline(optimizationLevel(CG)));
+      continue;
+    }
+    if (Error E = PB.parsePassPipeline(MPM, Stage))
+      return createStringError(inconvertibleErrorCode(), "pipeline '%s': %s", Stage.c_str(),
+                               toString(std::move(E)).c_str());
+  }
+  MPM.run(M, MAM);
+  return Error::success();
+}
+
+} // namespace smartcc

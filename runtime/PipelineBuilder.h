@@ -1,0 +1,29 @@
+// Builds and runs a candidate's middle-end the way clang builds its own for this compile:
+// same target machine, pipeline tuning options, library info and instrumentation. Stage
+// "default" is then clang's pipeline at the user's -O level; other stages are new-PM
+// pipeline strings, so "-Oz, then more" is expressible.
+#pragma once
+#include "runtime/CandidateSpec.h"
+#include "llvm/Support/Error.h"
+#include <memory>
+
+namespace clang {
+class CompilerInstance;
+}
+namespace llvm {
+class Module;
+class TargetMachine;
+}
+
+namespace smartcc {
+
+// A target machine configured like clang's for this compile (used for TTI in the middle-end;
+// codegen itself goes through clang's own emitBackendOutput).
+llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
+createClangLikeTargetMachine(const clang::CompilerInstance &CI);
+
+// Runs Spec's pipeline stages on M. Errors: an unparsable pipeline string.
+llvm::Error runCandidatePipeline(llvm::Module &M, const CandidateSpec &Spec,
+                                 const clang::CompilerInstance &CI);
+
+} // namespace smartcc

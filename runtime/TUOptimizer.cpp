@@ -1,0 +1,223 @@
+#include "runtime/TUOptimizer.h"
+#include "runtime/Decision.h"
+#include "runtime/Stats.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+#include <fcntl.h>
+#include <unistd.h>
+
+using namespace llvm;
+
+namespace smartcc {
+
+namespace {
+
+// Hands the pre-optimization module to the optimizer. It changes nothing, so clang's pipeline
+// continues exactly as without smartcc.
+struct PipelineStartHook : PassInfoMixin<PipelineStartHook> {
+  std::function<void(Module &)> OnStart;
+  explicit PipelineStartHook(std::function<void(Module &)> F) : OnStart(std::move(F)) {}
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
+    OnStart(M);
+    return PreservedAnalyses::all();
+  }
+  static bool isRequired() { return true; }
+};
+
+// Replaces Path's content the way clang writes outputs: a temporary file beside it, renamed
+// over it, so no reader ever sees a half-written object.
+Error replaceFile(StringRef Path, StringRef Bytes) {
+  SmallString<256> Temp;
+  int Fd;
+  if (std::error_code EC =
+          sys::fs::createUniqueFile(Path + "-smartcc-%%%%%%%%.tmp", Fd, Temp))
+    return errorCodeToError(EC);
+  {
+    raw_fd_ostream OS(Fd, /*shouldClose=*/true);
+    OS << Bytes;
+    OS.close();
+    if (OS.has_error()) {
+      sys::fs::remove(Temp);
+      return errorCodeToError(OS.error());
+    }
+  }
+  if (std::error_code EC = sys::fs::rename(Temp, Path)) {
+    sys::fs::remove(Temp);
+    return errorCodeToError(EC);
+  }
+  return Error::success();
+}
+
+void appendLine(const std::string &Path, const std::string &Line) {
+  // One write(2) with O_APPEND: lines from parallel compiles never interleave.
+  int Fd = ::open(Path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
+  if (Fd < 0)
+    return;
+  (void)!::write(Fd, Line.data(), Line.size());
+  ::close(Fd);
+}
+
+} // namespace
+
+TUOptimizer::TUOptimizer(clang::CompilerInstance &CI, const Config &Cfg, std::string Level)
+    : CI(CI), Cfg(Cfg), Level(std::move(Level)) {}
+
+bool TUOptimizer::verbose() const { return CI.getHeaderSearchOpts().Verbose; }
+
+void TUOptimizer::attach() {
+  Start = std::chrono::steady_clock::now();
+  EmitAssembly = CI.getFrontendOpts().ProgramAction == clang::frontend::EmitAssembly;
+  CI.getCodeGenOpts().PassBuilderCallbacks.push_back([this](PassBuilder &PB) {
+    PB.registerPipelineStartEPCallback([this](ModulePassManager &MPM, OptimizationLevel) {
+      MPM.addPass(PipelineStartHook([this](Module &M) { onPipelineStart(M); }));
+    });
+  });
+}
+
+void TUOptimizer::onPipelineStart(Module &M) {
+  if (Started)
+    return;
+  Started = true;
+  std::vector<CandidateSpec> Specs = Cfg.enabledCandidates();
+  IsReplica.assign(Specs.size(), false);
+  // With -S or the IR metric, clang's own output says nothing about its object size or IR,
+  // so a replica of clang's pipeline measures the baseline (proven byte-identical by tests).
+  if (EmitAssembly || Cfg.SizeMetric == Metric::IRInstructions) {
+    CandidateSpec Replica;
+    Replica.Name = "(clang -" + Level + " replica)";
+    Specs.push_back(Replica);
+    IsReplica.push_back(true);
+  }
+  if (Specs.empty())
+    return;
+  CandidateContext Ctx;
+  Ctx.CI = &CI;
+  Ctx.EmitAssembly = EmitAssembly;
+  Ctx.MaxGrowth = Cfg.MaxGrowth;
+  Expected<std::unique_ptr<CandidatePool>> P =
+      CandidatePool::launch(M, std::move(Specs), Ctx, Cfg.effectiveJobs(), Cfg.TimeoutMs);
+  if (!P)
+    LaunchError = toString(P.takeError());
+  else
+    Pool = std::move(*P);
+}
+
+void TUOptimizer::finish(bool CompileSucceeded) {
+  if (!CompileSucceeded) {
+    if (Pool)
+      Pool->cancel();
+    return;
+  }
+  TUDecision D;
+  const clang::FrontendOptions &FO = CI.getFrontendOpts();
+  D.Input = FO.Inputs.empty() ? "" : FO.Inputs[0].getFile().str();
+  D.Output = FO.OutputFile;
+  D.Target = CI.getTargetOpts().Triple;
+  D.Level = Level;
+  D.SizeMetric = Cfg.SizeMetric;
+  D.BaselineMillis =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - Start).count();
+  if (Pool)
+    Pool->wait();
+  else if (!LaunchError.empty())
+    D.Note = "candidates not started: " + LaunchError;
+  else if (!Started)
+    D.Note = "clang's middle-end never ran";
+
+  // Baseline: clang's object as written, or the replica's measurement.
+  int Replica = -1;
+  for (size_t I = 0; Pool && I < Pool->size(); ++I) {
+    if (IsReplica[I]) {
+      Replica = int(I);
+      continue;
+    }
+    const CandidateResult &R = Pool->result(I);
+    D.Candidates.push_back({Pool->spec(I).Name, R,
+                            metricValue(R.Object, R.IRAfter, Cfg.SizeMetric)});
+  }
+  if (Replica >= 0) {
+    const CandidateResult &R = Pool->result(Replica);
+    if (R.Result == Outcome::Ok) {
+      D.Baseline = R.Object;
+      D.BaselineValue = metricValue(R.Object, R.IRAfter, Cfg.SizeMetric);
+      D.BaselineMeasured = true;
+    } else {
+      D.Note = std::string("baseline replica failed: ") + outcomeName(R.Result);
+    }
+  } else if (ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(D.Output)) {
+    if (Expected<ObjectSize> Size = measureObject((*Buf)->getMemBufferRef())) {
+      D.Baseline = *Size;
+      D.BaselineValue = metricValue(*Size, 0, Cfg.SizeMetric);
+      D.BaselineMeasured = true;
+    } else {
+      D.Note = "cannot measure clang's object: " + toString(Size.takeError());
+    }
+  }
+  chooseWinner(D);
+  if (!Cfg.SaveCandidatesDir.empty() && Pool)
+    saveCandidates();
+
+  if (D.Winner >= 0) {
+    size_t PoolIndex = 0; // candidates in D are the pool's minus the replica (which is last)
+    for (size_t I = 0, Seen = 0; I < Pool->size(); ++I)
+      if (!IsReplica[I] && int(Seen++) == D.Winner)
+        PoolIndex = I;
+    Expected<std::string> Bytes =
+        EmitAssembly ? Pool->assemblyBytes(PoolIndex) : Pool->objectBytes(PoolIndex);
+    Error E = Bytes ? replaceFile(D.Output, *Bytes) : Bytes.takeError();
+    if (E) {
+      D.Note = "could not write the winner, kept clang's output: " + toString(std::move(E));
+      D.Winner = -1;
+      D.KeptReason = "write_failed";
+    }
+  }
+  report(D);
+}
+
+void TUOptimizer::saveCandidates() {
+  if (sys::fs::create_directories(Cfg.SaveCandidatesDir))
+    return;
+  std::string Base = sys::path::filename(CI.getFrontendOpts().OutputFile).str();
+  for (size_t I = 0; I < Pool->size(); ++I) {
+    if (Pool->result(I).Result != Outcome::Ok)
+      continue;
+    std::string Name = Pool->spec(I).Name;
+    for (char &C : Name) // the replica's name has spaces and parentheses
+      if (!isAlnum(C) && C != '-' && C != '_' && C != '.')
+        C = '_';
+    SmallString<256> Path(Cfg.SaveCandidatesDir);
+    sys::path::append(Path, Base + "." + Name + ".o");
+    if (Expected<std::string> Bytes = Pool->objectBytes(I))
+      consumeError(replaceFile(Path, *Bytes));
+    else
+      consumeError(Bytes.takeError());
+  }
+}
+
+void TUOptimizer::report(TUDecision &D) {
+  if (Cfg.Explain)
+    printExplain(D, errs());
+  else if (verbose()) {
+    // Under -v, say what happened to every candidate that did not simply lose.
+    for (const CandidateReport &C : D.Candidates)
+      if (C.Result.Result != Outcome::Ok)
+        errs() << "smartcc: candidate '" << C.Name << "' discarded ("
+               << outcomeName(C.Result.Result) << "): " << C.Result.Message << "\n";
+    errs() << "smartcc: " << D.Input << ": shipped "
+           << (D.Winner >= 0 ? "candidate '" + D.Candidates[D.Winner].Name + "'"
+                             : "clang's -" + D.Level + " output (" + D.KeptReason + ")")
+           << "\n";
+  }
+  if (!Cfg.LogPath.empty())
+    appendLine(Cfg.LogPath, toJSONLine(D));
+  if (Cfg.Stats)
+    consumeError(StatsStore(Cfg.effectiveStatsDir()).add(statsDelta(D)));
+}
+
+} // namespace smartcc

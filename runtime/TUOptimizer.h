@@ -1,0 +1,44 @@
+// One translation unit's size optimization, wrapped around clang's own compile of it.
+//
+//   attach()   before the compile: hooks the start of clang's middle-end.
+//   (hook)     at that point the module is the frontend's pre-optimization IR at the user's
+//              -O level; the candidate processes are forked from it, and clang goes on to
+//              produce its own -Oz output (the baseline) in this process, untouched.
+//   finish()   after the compile: measures clang's output and the candidates', ships the
+//              strictly smallest (clang's on ties and failures), and records the decision.
+#pragma once
+#include "runtime/CandidatePool.h"
+#include "runtime/Config.h"
+#include <chrono>
+#include <memory>
+
+namespace clang {
+class CompilerInstance;
+}
+
+namespace smartcc {
+
+class TUOptimizer {
+public:
+  TUOptimizer(clang::CompilerInstance &CI, const Config &Cfg, std::string Level);
+  void attach();
+  void finish(bool CompileSucceeded);
+
+private:
+  void onPipelineStart(llvm::Module &M);
+  void report(struct TUDecision &D);
+  void saveCandidates();
+  bool verbose() const;
+
+  clang::CompilerInstance &CI;
+  const Config &Cfg;
+  std::string Level;
+  bool EmitAssembly = false;
+  bool Started = false;
+  std::string LaunchError;
+  std::unique_ptr<CandidatePool> Pool;
+  std::vector<bool> IsReplica; // the hidden clang-pipeline replica that measures -S baselines
+  std::chrono::steady_clock::time_point Start;
+};
+
+} // namespace smartcc

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Installs every Debian (bookworm) package smartcc needs to build, test and run its examples.
+# Idempotent: apt-get skips what is already installed. Run as root (or with sudo available).
+set -euo pipefail
+
+SUDO=""
+if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
+
+PACKAGES=(
+  # toolchain to build smartcc
+  g++ cmake ninja-build pkg-config git
+  # LLVM / Clang 22: libraries, the real clang-22 (resource dir, headers, runtimes) and lld
+  llvm-22-dev llvm-22-tools libclang-22-dev clang-22 lld-22 libclang-rt-22-dev
+  # learning and configuration
+  libtorch-dev libtomlplusplus-dev
+  # tests
+  googletest libgtest-dev
+  # cross-compiling for AArch64 and running the result
+  gcc-aarch64-linux-gnu g++-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
+  # building real Debian source packages (tests and corpus harvest)
+  dpkg-dev make autoconf automake libtool m4 gettext autopoint bison flex
+  # comparison baseline for smartcc-eval (gcc -Os) and scripting
+  gcc python3
+)
+
+export DEBIAN_FRONTEND=noninteractive
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#PACKAGES[@]} packages already installed"
+  exit 0
+fi
+echo "install-deps: installing ${missing[*]}"
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "install-deps: done"
