@@ -31,9 +31,19 @@ struct CandidateResult {
   double Millis = 0;         // wall time in the candidate process
   char Message[240] = {};    // why it failed, for -v and explain
 
+  // One line, whatever LLVM said: it ends up in a table row and a JSON log line.
   void setMessage(const char *Text) {
-    std::strncpy(Message, Text, sizeof(Message) - 1);
-    Message[sizeof(Message) - 1] = 0;
+    size_t N = 0;
+    for (bool Space = false; *Text && N < sizeof(Message) - 1; ++Text) {
+      bool IsSpace = *Text == '\n' || *Text == '\r' || *Text == '\t' || *Text == ' ';
+      if (IsSpace && (Space || N == 0))
+        continue;
+      Message[N++] = IsSpace ? ' ' : *Text;
+      Space = IsSpace;
+    }
+    while (N && Message[N - 1] == ' ')
+      --N;
+    Message[N] = 0;
   }
 };
 

@@ -20,7 +20,11 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 EX=$ROOT/examples TC=$ROOT/toolchain
 SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/smartcc-examples.XXXXXX")
 # Keep the scratch dir when something failed: its logs are the diagnosis.
-trap 'rc=$?; if [ $rc = 0 ]; then rm -rf "$SCRATCH"; else echo "examples-build: logs kept in $SCRATCH" >&2; fi' EXIT
+cleanup() {
+  local rc=$?
+  if [ $rc = 0 ]; then rm -rf "$SCRATCH"; else echo "examples-build: logs kept in $SCRATCH" >&2; fi
+}
+trap cleanup EXIT
 START=$SECONDS
 
 # The reference compilers carry smartcc's names so both builds go through exactly the
