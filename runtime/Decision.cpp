@@ -84,6 +84,7 @@ std::string toJSONLine(const TUDecision &D) {
     Cands.push_back(std::move(O));
   }
   json::Object Line{
+      {"directory", D.Directory},
       {"input", D.Input},
       {"output", D.Output},
       {"target", D.Target},

@@ -17,7 +17,7 @@ struct CandidateReport {
 };
 
 struct TUDecision {
-  std::string Input, Output, Target, Level;
+  std::string Directory, Input, Output, Target, Level; // paths as given, relative to Directory
   Metric SizeMetric = Metric::AllocBytes;
   ObjectSize Baseline;
   uint64_t BaselineValue = 0;

@@ -116,6 +116,9 @@ void TUOptimizer::finish(bool CompileSucceeded) {
   }
   TUDecision D;
   const clang::FrontendOptions &FO = CI.getFrontendOpts();
+  SmallString<256> Cwd;
+  if (!sys::fs::current_path(Cwd))
+    D.Directory = Cwd.str().str();
   D.Input = FO.Inputs.empty() ? "" : FO.Inputs[0].getFile().str();
   D.Output = FO.OutputFile;
   D.Target = CI.getTargetOpts().Triple;

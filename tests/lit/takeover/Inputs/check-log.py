@@ -6,7 +6,7 @@ lines = [json.loads(l) for l in open(sys.argv[1])]
 assert len(lines) == int(sys.argv[2]), len(lines)
 print("lines", len(lines))
 for d in lines:
-    for key in ("input", "output", "target", "level", "metric", "baseline", "candidates", "chosen"):
+    for key in ("directory", "input", "output", "target", "level", "metric", "baseline", "candidates", "chosen"):
         assert key in d, key
     assert d["shipped_value"] <= d["baseline"]["value"]
     assert d["saved"] == d["baseline"]["value"] - d["shipped_value"]
