@@ -1,0 +1,389 @@
+// The decision for one translation unit and its renderings: which object ships (chooseWinner),
+// the statistics it adds, the JSON log line and the --smartcc-explain table; plus
+// CandidateResult::setMessage, which squeezes whatever LLVM said into one fixed-size line.
+#include "runtime/Decision.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+#include <gtest/gtest.h>
+
+#include <csignal>
+#include <cstring>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace smartcc;
+
+namespace {
+
+CandidateReport ok(const std::string &Name, uint64_t Value) {
+  CandidateReport C;
+  C.Name = Name;
+  C.Result.Result = Outcome::Ok;
+  C.Value = Value;
+  C.Result.Object.AllocBytes = Value;
+  C.Result.Object.TextBytes = Value / 2;
+  C.Result.Object.FileBytes = Value * 3;
+  C.Result.Millis = 12;
+  return C;
+}
+
+CandidateReport failed(const std::string &Name, Outcome O, uint64_t Value = 0,
+                       const char *Message = "") {
+  CandidateReport C;
+  C.Name = Name;
+  C.Result.Result = O;
+  C.Result.setMessage(Message);
+  C.Value = Value; // garbage as far as the decision goes: the candidate did not measure
+  return C;
+}
+
+TUDecision decision(uint64_t Baseline, std::vector<CandidateReport> Candidates) {
+  TUDecision D;
+  D.Directory = "/src";
+  D.Input = "a.c";
+  D.Output = "a.o";
+  D.Target = "x86_64-pc-linux-gnu";
+  D.Level = "Oz";
+  D.SizeMetric = Metric::AllocBytes;
+  D.BaselineValue = Baseline;
+  D.Baseline.AllocBytes = Baseline;
+  D.Baseline.TextBytes = Baseline / 2;
+  D.Baseline.FileBytes = Baseline * 3;
+  D.BaselineMeasured = true;
+  D.BaselineMillis = 40;
+  D.Candidates = std::move(Candidates);
+  return D;
+}
+
+// ---- chooseWinner --------------------------------------------------------------------------
+
+TEST(DecisionChooseWinner, TieWithBaselineKeepsBaseline) {
+  TUDecision D = decision(1000, {ok("same", 1000)});
+  chooseWinner(D);
+  EXPECT_EQ(D.Winner, -1);
+  EXPECT_EQ(D.KeptReason, "no_smaller");
+  EXPECT_EQ(D.shippedValue(), 1000u);
+}
+
+TEST(DecisionChooseWinner, LargerCandidatesKeepBaseline) {
+  TUDecision D = decision(1000, {ok("big", 1001), ok("bigger", 5000)});
+  chooseWinner(D);
+  EXPECT_EQ(D.Winner, -1);
+  EXPECT_EQ(D.KeptReason, "no_smaller");
+}
+
+TEST(DecisionChooseWinner, FailedCandidatesAreIgnoredWhateverTheirValue) {
+  TUDecision D = decision(1000, {failed("crash", Outcome::Crashed, 1),
+                                 failed("timeout", Outcome::Timeout, 2),
+                                 failed("notrun", Outcome::NotRun, 3), ok("fine", 999)});
+  chooseWinner(D);
+  EXPECT_EQ(D.Winner, 3);
+  EXPECT_EQ(D.shippedValue(), 999u);
+}
+
+TEST(DecisionChooseWinner, StrictlySmallestWins) {
+  TUDecision D = decision(1000, {ok("a", 990), ok("b", 950), ok("c", 970), ok("d", 1200)});
+  chooseWinner(D);
+  EXPECT_EQ(D.Winner, 1);
+  EXPECT_EQ(D.shippedValue(), 950u);
+}
+
+TEST(DecisionChooseWinner, FirstOfEqualSmallestWins) {
+  TUDecision D = decision(1000, {ok("a", 990), ok("b", 900), ok("c", 900), ok("d", 900)});
+  chooseWinner(D);
+  EXPECT_EQ(D.Winner, 1);
+}
+
+TEST(DecisionChooseWinner, AllFailed) {
+  TUDecision D = decision(1000, {failed("x", Outcome::Crashed, 1),
+                                 failed("y", Outcome::BadPipeline, 1),
+                                 failed("z", Outcome::NotRun, 1)});
+  chooseWinner(D);
+  EXPECT_EQ(D.Winner, -1);
+  EXPECT_EQ(D.KeptReason, "all_failed");
+}
+
+TEST(DecisionChooseWinner, NoCandidates) {
+  TUDecision D = decision(1000, {});
+  chooseWinner(D);
+  EXPECT_EQ(D.Winner, -1);
+  EXPECT_EQ(D.KeptReason, "no_candidates");
+}
+
+TEST(DecisionChooseWinner, UnmeasuredBaselineIsKept) {
+  TUDecision D = decision(1000, {ok("tiny", 1)});
+  D.BaselineMeasured = false;
+  chooseWinner(D);
+  EXPECT_EQ(D.Winner, -1);
+  EXPECT_EQ(D.KeptReason, "baseline_unmeasured");
+}
+
+TEST(DecisionChooseWinner, RerunResetsAnEarlierWinner) {
+  TUDecision D = decision(1000, {ok("a", 900)});
+  chooseWinner(D);
+  ASSERT_EQ(D.Winner, 0);
+  D.Candidates[0].Value = 1100;
+  chooseWinner(D);
+  EXPECT_EQ(D.Winner, -1);
+  EXPECT_EQ(D.KeptReason, "no_smaller");
+}
+
+// ---- statsDelta ----------------------------------------------------------------------------
+
+TEST(DecisionStatsDelta, WonCountsEverythingButNotRun) {
+  TUDecision D = decision(1000, {ok("a", 990), failed("b", Outcome::Crashed),
+                                 ok("c", 900), failed("d", Outcome::Timeout),
+                                 failed("e", Outcome::NotRun), failed("f", Outcome::Crashed),
+                                 failed("g", Outcome::Growth)});
+  chooseWinner(D);
+  ASSERT_EQ(D.Winner, 2);
+  Counters Expected{{"tu.optimized", 1},
+                    {"tu.won", 1},
+                    {"bytes.baseline", 1000},
+                    {"bytes.shipped", 900},
+                    {"bytes.saved", 100},
+                    {"candidate.evaluated", 6},
+                    {"candidate.discarded.crash", 2},
+                    {"candidate.discarded.timeout", 1},
+                    {"candidate.discarded.growth", 1}};
+  EXPECT_EQ(statsDelta(D), Expected);
+}
+
+TEST(DecisionStatsDelta, KeptByReason) {
+  TUDecision D = decision(1000, {ok("a", 1000), failed("b", Outcome::FatalError)});
+  chooseWinner(D);
+  Counters Expected{{"tu.optimized", 1},
+                    {"tu.kept.no_smaller", 1},
+                    {"bytes.baseline", 1000},
+                    {"bytes.shipped", 1000},
+                    {"bytes.saved", 0},
+                    {"candidate.evaluated", 2},
+                    {"candidate.discarded.fatal_error", 1}};
+  EXPECT_EQ(statsDelta(D), Expected);
+}
+
+TEST(DecisionStatsDelta, UnmeasuredBaselineHasNoByteCounters) {
+  TUDecision D = decision(1000, {failed("a", Outcome::NotRun)});
+  D.BaselineMeasured = false;
+  chooseWinner(D);
+  Counters Expected{{"tu.optimized", 1}, {"tu.kept.baseline_unmeasured", 1}};
+  EXPECT_EQ(statsDelta(D), Expected);
+}
+
+TEST(DecisionStatsDelta, NoCandidates) {
+  TUDecision D = decision(500, {});
+  chooseWinner(D);
+  Counters Expected{{"tu.optimized", 1},
+                    {"tu.kept.no_candidates", 1},
+                    {"bytes.baseline", 500},
+                    {"bytes.shipped", 500},
+                    {"bytes.saved", 0}};
+  EXPECT_EQ(statsDelta(D), Expected);
+}
+
+// ---- toJSONLine ----------------------------------------------------------------------------
+
+llvm::json::Object parseLine(const std::string &Line) {
+  EXPECT_FALSE(Line.empty());
+  EXPECT_EQ(Line.back(), '\n');
+  EXPECT_EQ(Line.find('\n'), Line.size() - 1) << "a log entry must be exactly one line";
+  llvm::Expected<llvm::json::Value> V = llvm::json::parse(Line);
+  if (!V) {
+    ADD_FAILURE() << "not JSON: " << llvm::toString(V.takeError()) << "\n" << Line;
+    return {};
+  }
+  if (!V->getAsObject()) {
+    ADD_FAILURE() << "not a JSON object: " << Line;
+    return {};
+  }
+  return std::move(*V->getAsObject());
+}
+
+TEST(DecisionJSON, WinnerLine) {
+  TUDecision D = decision(1000, {ok("alpha", 990),
+                                 failed("beta", Outcome::Crashed, 0, "Segmentation fault"),
+                                 ok("gamma", 870)});
+  chooseWinner(D);
+  ASSERT_EQ(D.Winner, 2);
+  llvm::json::Object O = parseLine(toJSONLine(D));
+
+  EXPECT_EQ(O.getString("chosen"), "gamma");
+  EXPECT_EQ(O.getInteger("shipped_value"), 870);
+  EXPECT_EQ(O.getInteger("saved"), 130);
+  EXPECT_EQ(O.get("kept_reason"), nullptr);
+  EXPECT_EQ(O.getString("input"), "a.c");
+  EXPECT_EQ(O.getString("output"), "a.o");
+  EXPECT_EQ(O.getString("directory"), "/src");
+  EXPECT_EQ(O.getString("target"), "x86_64-pc-linux-gnu");
+  EXPECT_EQ(O.getString("level"), "Oz");
+  EXPECT_EQ(O.getString("metric"), metricName(Metric::AllocBytes));
+
+  const llvm::json::Object *B = O.getObject("baseline");
+  ASSERT_NE(B, nullptr);
+  EXPECT_EQ(B->getInteger("value"), 1000);
+  EXPECT_EQ(B->getInteger("alloc_bytes"), 1000);
+  EXPECT_EQ(B->getInteger("text_bytes"), 500);
+  EXPECT_EQ(B->getInteger("file_bytes"), 3000);
+
+  const llvm::json::Array *Cands = O.getArray("candidates");
+  ASSERT_NE(Cands, nullptr);
+  ASSERT_EQ(Cands->size(), 3u);
+  const char *Names[] = {"alpha", "beta", "gamma"};
+  const char *Outcomes[] = {"ok", "crash", "ok"};
+  for (size_t I = 0; I < 3; ++I) {
+    const llvm::json::Object *C = (*Cands)[I].getAsObject();
+    ASSERT_NE(C, nullptr);
+    EXPECT_EQ(C->getString("name"), Names[I]);
+    EXPECT_EQ(C->getString("outcome"), Outcomes[I]);
+  }
+  // Only measured candidates carry sizes; only failed ones with something to say a message.
+  const llvm::json::Object *Alpha = (*Cands)[0].getAsObject();
+  EXPECT_EQ(Alpha->getInteger("value"), 990);
+  EXPECT_EQ(Alpha->getInteger("alloc_bytes"), 990);
+  EXPECT_EQ(Alpha->get("message"), nullptr);
+  const llvm::json::Object *Beta = (*Cands)[1].getAsObject();
+  EXPECT_EQ(Beta->get("value"), nullptr);
+  EXPECT_EQ(Beta->getString("message"), "Segmentation fault");
+  EXPECT_EQ((*Cands)[2].getAsObject()->getInteger("value"), 870);
+}
+
+TEST(DecisionJSON, KeptLine) {
+  TUDecision D = decision(1000, {ok("alpha", 1000)});
+  D.Note = "could not write \"a.o\"";
+  chooseWinner(D);
+  llvm::json::Object O = parseLine(toJSONLine(D));
+  EXPECT_EQ(O.getString("chosen"), "baseline");
+  EXPECT_EQ(O.getInteger("shipped_value"), 1000);
+  EXPECT_EQ(O.getInteger("saved"), 0);
+  EXPECT_EQ(O.getString("kept_reason"), "no_smaller");
+  EXPECT_EQ(O.getString("note"), "could not write \"a.o\"");
+}
+
+TEST(DecisionJSON, MessagesWithQuotesStayValidJSON) {
+  TUDecision D = decision(
+      1000, {failed("odd \"name\"", Outcome::FatalError, 0, "bad \"thing\"\n\\ happened")});
+  chooseWinner(D);
+  llvm::json::Object O = parseLine(toJSONLine(D));
+  const llvm::json::Array *Cands = O.getArray("candidates");
+  ASSERT_NE(Cands, nullptr);
+  ASSERT_EQ(Cands->size(), 1u);
+  EXPECT_EQ((*Cands)[0].getAsObject()->getString("name"), "odd \"name\"");
+  EXPECT_EQ((*Cands)[0].getAsObject()->getString("message"), "bad \"thing\" \\ happened");
+  EXPECT_EQ(O.getString("kept_reason"), "all_failed");
+}
+
+// ---- printExplain --------------------------------------------------------------------------
+
+std::vector<std::string> lines(const std::string &Text) {
+  std::vector<std::string> Out;
+  std::istringstream In(Text);
+  for (std::string L; std::getline(In, L);)
+    Out.push_back(L);
+  return Out;
+}
+
+// The one line that begins (after indentation) with Name followed by a blank.
+std::string rowOf(const std::vector<std::string> &Lines, const std::string &Name) {
+  std::string Found;
+  int Count = 0;
+  for (const std::string &L : Lines) {
+    llvm::StringRef R = llvm::StringRef(L).ltrim();
+    if (R.starts_with(Name + " ")) {
+      Found = L;
+      ++Count;
+    }
+  }
+  EXPECT_EQ(Count, 1) << "rows for " << Name;
+  return Found;
+}
+
+TEST(DecisionExplain, WinnerRowSaysShipped) {
+  TUDecision D = decision(1000, {ok("alpha", 990),
+                                 failed("beta", Outcome::Timeout, 0, "killed after 60000 ms"),
+                                 ok("gamma", 870), ok("delta", 1100)});
+  chooseWinner(D);
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  printExplain(D, OS);
+  OS.flush();
+  std::vector<std::string> L = lines(Text);
+
+  EXPECT_NE(Text.find("a.c -> a.o"), std::string::npos) << Text;
+  std::string Base = rowOf(L, "clang -Oz");
+  std::string Alpha = rowOf(L, "alpha"), Beta = rowOf(L, "beta"), Gamma = rowOf(L, "gamma"),
+              Delta = rowOf(L, "delta");
+  EXPECT_NE(Gamma.find("shipped"), std::string::npos) << Text;
+  EXPECT_NE(Gamma.find("870"), std::string::npos) << Text;
+  EXPECT_NE(Gamma.find("-13.00%"), std::string::npos) << Text;
+  for (const std::string &Row : {Base, Alpha, Beta, Delta})
+    EXPECT_EQ(Row.find("shipped"), std::string::npos) << Row;
+  EXPECT_NE(Alpha.find("smaller, not best"), std::string::npos) << Text;
+  EXPECT_NE(Delta.find("not smaller"), std::string::npos) << Text;
+  EXPECT_NE(Beta.find("timeout: killed after 60000 ms"), std::string::npos) << Text;
+  EXPECT_EQ(Text.find("kept clang's output"), std::string::npos) << Text;
+}
+
+TEST(DecisionExplain, KeptBaselineRowSaysShipped) {
+  TUDecision D = decision(1000, {ok("alpha", 1000), failed("beta", Outcome::Crashed)});
+  chooseWinner(D);
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  printExplain(D, OS);
+  OS.flush();
+  std::vector<std::string> L = lines(Text);
+  EXPECT_NE(rowOf(L, "clang -Oz").find("shipped"), std::string::npos) << Text;
+  EXPECT_EQ(rowOf(L, "alpha").find("shipped"), std::string::npos) << Text;
+  EXPECT_NE(rowOf(L, "beta").find("crash"), std::string::npos) << Text;
+  EXPECT_NE(Text.find("kept clang's output: no_smaller"), std::string::npos) << Text;
+}
+
+// ---- CandidateResult::setMessage -----------------------------------------------------------
+
+TEST(DecisionSetMessage, FlattensWhitespace) {
+  CandidateResult R;
+  R.setMessage("  LLVM ERROR:\n\tsomething\r\n  went   wrong \n");
+  EXPECT_STREQ(R.Message, "LLVM ERROR: something went wrong");
+}
+
+TEST(DecisionSetMessage, EmptyAndBlank) {
+  CandidateResult R;
+  R.setMessage("previous");
+  R.setMessage("");
+  EXPECT_STREQ(R.Message, "");
+  R.setMessage(" \n\t\r ");
+  EXPECT_STREQ(R.Message, "");
+}
+
+TEST(DecisionSetMessage, TruncatesToTheBuffer) {
+  CandidateResult R;
+  std::string Long(1000, 'x');
+  R.setMessage(Long.c_str());
+  EXPECT_EQ(std::strlen(R.Message), sizeof(R.Message) - 1);
+  EXPECT_EQ(std::string(R.Message), std::string(sizeof(R.Message) - 1, 'x'));
+}
+
+TEST(DecisionSetMessage, TruncationDoesNotLeaveATrailingSpace) {
+  CandidateResult R;
+  // The cut falls right after a space: the result must still end in a word.
+  std::string Text(sizeof(R.Message) - 2, 'y');
+  Text += " tail that does not fit";
+  R.setMessage(Text.c_str());
+  EXPECT_EQ(std::string(R.Message), std::string(sizeof(R.Message) - 2, 'y'));
+}
+
+TEST(DecisionOutcomeName, StatsReasons) {
+  EXPECT_STREQ(outcomeName(Outcome::NotRun), "not_run");
+  EXPECT_STREQ(outcomeName(Outcome::Ok), "ok");
+  EXPECT_STREQ(outcomeName(Outcome::Crashed), "crash");
+  EXPECT_STREQ(outcomeName(Outcome::Timeout), "timeout");
+  EXPECT_STREQ(outcomeName(Outcome::FatalError), "fatal_error");
+  EXPECT_STREQ(outcomeName(Outcome::BadPipeline), "bad_pipeline");
+  EXPECT_STREQ(outcomeName(Outcome::VerifierFailed), "verifier");
+  EXPECT_STREQ(outcomeName(Outcome::Growth), "growth");
+  EXPECT_STREQ(outcomeName(Outcome::CodegenFailed), "codegen_error");
+}
+
+} // namespace
