@@ -127,7 +127,7 @@ int runCC1(ArrayRef<const char *> Args, const Config &Cfg, CC1Mode Mode) {
   install_fatal_error_handler(reportFatalAsDiagnostic, &Clang->getDiagnostics());
   DiagsBuffer->FlushDiagnostics(Clang->getDiagnostics());
 
-  TUOptimizer Optimizer(*Clang, Cfg, E.Level);
+  TUOptimizer Optimizer(*Clang, Cfg, E.Level, std::vector<std::string>(Args.begin(), Args.end()));
   Optimizer.attach();
   Success = clang::ExecuteCompilerInvocation(Clang.get());
   Optimizer.finish(Success);

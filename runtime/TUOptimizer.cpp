@@ -1,5 +1,6 @@
 #include "runtime/TUOptimizer.h"
 #include "runtime/Decision.h"
+#include "runtime/Harvester.h"
 #include "runtime/Stats.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "llvm/IR/Module.h"
@@ -65,8 +66,26 @@ void appendLine(const std::string &Path, const std::string &Line) {
 
 } // namespace
 
-TUOptimizer::TUOptimizer(clang::CompilerInstance &CI, const Config &Cfg, std::string Level)
-    : CI(CI), Cfg(Cfg), Level(std::move(Level)) {}
+TUOptimizer::TUOptimizer(clang::CompilerInstance &CI, const Config &Cfg, std::string Level,
+                         std::vector<std::string> CC1Args)
+    : CI(CI), Cfg(Cfg), Level(std::move(Level)), CC1Args(std::move(CC1Args)) {}
+
+void TUOptimizer::harvest(Module &M) {
+  HarvestContext Ctx;
+  Ctx.Dir = Cfg.HarvestDir;
+  const clang::FrontendOptions &FO = CI.getFrontendOpts();
+  Ctx.Source = FO.Inputs.empty() ? "" : FO.Inputs[0].getFile().str();
+  SmallString<256> Cwd;
+  if (!sys::fs::current_path(Cwd))
+    Ctx.Directory = Cwd.str().str();
+  Ctx.Target = CI.getTargetOpts().Triple;
+  Ctx.Level = Level;
+  if (const char *Package = std::getenv("SMARTCC_HARVEST_PACKAGE"))
+    Ctx.Package = Package;
+  Ctx.CC1Args = CC1Args;
+  if (Expected<std::string> Hash = harvestModule(M, Ctx); !Hash)
+    HarvestError = toString(Hash.takeError());
+}
 
 bool TUOptimizer::verbose() const { return CI.getHeaderSearchOpts().Verbose; }
 
@@ -84,6 +103,8 @@ void TUOptimizer::onPipelineStart(Module &M) {
   if (Started)
     return;
   Started = true;
+  if (!Cfg.HarvestDir.empty())
+    harvest(M);
   std::vector<CandidateSpec> Specs = Cfg.enabledCandidates();
   IsReplica.assign(Specs.size(), false);
   // With -S or the IR metric, clang's own output says nothing about its object size or IR,
@@ -219,8 +240,12 @@ void TUOptimizer::report(TUDecision &D) {
   }
   if (!Cfg.LogPath.empty())
     appendLine(Cfg.LogPath, toJSONLine(D));
-  if (Cfg.Stats)
-    consumeError(StatsStore(Cfg.effectiveStatsDir()).add(statsDelta(D)));
+  if (Cfg.Stats) {
+    Counters Delta = statsDelta(D);
+    if (!Cfg.HarvestDir.empty())
+      Delta[HarvestError.empty() ? "harvest.written" : "error.harvest"] += 1;
+    consumeError(StatsStore(Cfg.effectiveStatsDir()).add(Delta));
+  }
 }
 
 } // namespace smartcc

@@ -20,7 +20,8 @@ namespace smartcc {
 
 class TUOptimizer {
 public:
-  TUOptimizer(clang::CompilerInstance &CI, const Config &Cfg, std::string Level);
+  TUOptimizer(clang::CompilerInstance &CI, const Config &Cfg, std::string Level,
+              std::vector<std::string> CC1Args = {});
   void attach();
   void finish(bool CompileSucceeded);
 
@@ -28,11 +29,14 @@ private:
   void onPipelineStart(llvm::Module &M);
   void report(struct TUDecision &D);
   void saveCandidates();
+  void harvest(llvm::Module &M);
   bool verbose() const;
 
   clang::CompilerInstance &CI;
   const Config &Cfg;
   std::string Level;
+  std::vector<std::string> CC1Args; // for the harvest record
+  std::string HarvestError;
   bool EmitAssembly = false;
   bool Started = false;
   std::string LaunchError;
