@@ -1,6 +1,6 @@
 #include "runtime/CandidateRunner.h"
+#include "runtime/ClangBackend.h"
 #include "runtime/PipelineBuilder.h"
-#include "clang/CodeGen/BackendUtil.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/IR/DiagnosticHandler.h"
@@ -54,18 +54,6 @@ void addFunctionAttributes(Module &M, const CandidateSpec &Spec) {
     if (!F.isDeclaration())
       for (const auto &[Key, Value] : Spec.FunctionAttrs)
         F.addFnAttr(Key, Value);
-}
-
-bool emit(clang::CompilerInstance &CI, Module &M, clang::BackendAction Action,
-          SmallVectorImpl<char> &Out) {
-  clang::CodeGenOptions CG = CI.getCodeGenOpts();
-  CG.DisableLLVMPasses = true; // the middle-end already ran: this is codegen only
-  CG.PassBuilderCallbacks.clear();
-  unsigned ErrorsBefore = CI.getDiagnostics().getNumErrors();
-  clang::emitBackendOutput(CI, CG, M.getDataLayoutStr(), &M, Action,
-                           CI.getVirtualFileSystemPtr(),
-                           std::make_unique<raw_svector_ostream>(Out));
-  return CI.getDiagnostics().getNumErrors() == ErrorsBefore;
 }
 
 bool writeAll(int Fd, const char *Data, size_t Len) {
@@ -125,10 +113,10 @@ void runCandidate(Module &M, const CandidateSpec &Spec, const CandidateContext &
   // Codegen rewrites the IR it runs on, so the assembly (if any) comes from a copy.
   std::unique_ptr<Module> ForAsm = Ctx.EmitAssembly ? CloneModule(M) : nullptr;
   SmallString<0> Object, Assembly;
-  if (!emit(CI, M, clang::Backend_EmitObj, Object) || !Diags->FirstError.empty())
+  if (!emitWithClangBackend(CI, M, EmitKind::Object, Object) || !Diags->FirstError.empty())
     return Finish(Outcome::CodegenFailed, Diags->FirstError.empty() ? "backend error"
                                                                      : Diags->FirstError);
-  if (ForAsm && (!emit(CI, *ForAsm, clang::Backend_EmitAssembly, Assembly) ||
+  if (ForAsm && (!emitWithClangBackend(CI, *ForAsm, EmitKind::Assembly, Assembly) ||
                  !Diags->FirstError.empty()))
     return Finish(Outcome::CodegenFailed, "assembly: " + Diags->FirstError);
 

@@ -1,0 +1,24 @@
+// Code generation through clang's own backend entry point (clang::emitBackendOutput with the
+// middle-end disabled), so every object smartcc measures is produced exactly as clang would
+// produce it from the same IR and options.
+#pragma once
+#include "llvm/ADT/SmallVector.h"
+#include <string>
+
+namespace clang {
+class CompilerInstance;
+}
+namespace llvm {
+class Module;
+}
+
+namespace smartcc {
+
+enum class EmitKind { Object, Assembly };
+
+// Generates code for M (which it rewrites: codegen prepares IR in place). Backend errors are
+// reported through CI's diagnostics engine; returns false when any occurred.
+bool emitWithClangBackend(clang::CompilerInstance &CI, llvm::Module &M, EmitKind Kind,
+                          llvm::SmallVectorImpl<char> &Out);
+
+} // namespace smartcc

@@ -1,0 +1,47 @@
+// Optimizing and compiling a module outside a live compile, exactly as clang would have: a
+// CompilerInstance rebuilt from the translation unit's recorded cc1 arguments (the harvest
+// records them) supplies target, language and codegen options, so the "default" pipeline
+// plus clang's backend give clang-22's own object for that TU. Used by the learning
+// environment and by smartcc-eval.
+#pragma once
+#include "runtime/CandidateSpec.h"
+#include "runtime/SizeMeasurer.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/Error.h"
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace clang {
+class CompilerInstance;
+}
+namespace llvm {
+class LLVMContext;
+class Module;
+}
+
+namespace smartcc {
+
+class CodegenContext {
+public:
+  static llvm::Expected<std::unique_ptr<CodegenContext>>
+  fromCC1Args(const std::vector<std::string> &Args);
+  ~CodegenContext();
+
+  clang::CompilerInstance &instance() { return *CI; }
+
+  // Runs Spec's middle-end on M (in place). Errors: a pipeline that does not parse.
+  llvm::Error optimize(llvm::Module &M, const CandidateSpec &Spec);
+  // Generates an object for M (rewriting M) and measures it; Object receives the bytes.
+  llvm::Expected<ObjectSize> emitObject(llvm::Module &M, llvm::SmallVectorImpl<char> &Object);
+
+private:
+  CodegenContext() = default;
+  std::unique_ptr<clang::CompilerInstance> CI;
+};
+
+// Reads a bitcode file into Ctx.
+llvm::Expected<std::unique_ptr<llvm::Module>> loadBitcodeFile(const std::string &Path,
+                                                             llvm::LLVMContext &Ctx);
+
+} // namespace smartcc
