@@ -118,27 +118,44 @@ createClangLikeTargetMachine(const clang::CompilerInstance &CI) {
   return std::move(TM);
 }
 
-Error runCandidatePipeline(Module &M, const CandidateSpec &Spec,
-                           const clang::CompilerInstance &CI) {
+struct PipelineRunner::Impl {
+  std::unique_ptr<TargetMachine> TM;
+  std::unique_ptr<TargetLibraryInfoImpl> TLII;
+  PipelineTuningOptions PTO;
+  OptimizationLevel Level = OptimizationLevel::Oz;
+  bool VerifyEach = false;
+};
+
+PipelineRunner::~PipelineRunner() = default;
+
+Expected<std::unique_ptr<PipelineRunner>>
+PipelineRunner::create(const clang::CompilerInstance &CI, const CandidateSpec *Tuning) {
   const clang::CodeGenOptions &CG = CI.getCodeGenOpts();
   Expected<std::unique_ptr<TargetMachine>> TM = createClangLikeTargetMachine(CI);
   if (!TM)
     return TM.takeError();
+  std::unique_ptr<PipelineRunner> R(new PipelineRunner());
+  R->P = std::make_unique<Impl>();
+  R->P->TM = std::move(*TM);
+  R->P->TLII.reset(driver::createTLII(Triple(CI.getTargetOpts().Triple), CG.getVecLib()));
+  R->P->PTO = tuningOptions(CG, Tuning ? *Tuning : CandidateSpec());
+  R->P->Level = optimizationLevel(CG);
+  R->P->VerifyEach = CG.VerifyEach;
+  return std::move(R);
+}
 
+Error PipelineRunner::run(Module &M, StringRef Stage) {
   LoopAnalysisManager LAM;
   FunctionAnalysisManager FAM;
   CGSCCAnalysisManager CGAM;
   ModuleAnalysisManager MAM;
   PassInstrumentationCallbacks PIC;
   // Standard instrumentation is not optional: it is what makes passes skip optnone functions.
-  StandardInstrumentations SI(M.getContext(), /*DebugLogging=*/false, CG.VerifyEach);
+  StandardInstrumentations SI(M.getContext(), /*DebugLogging=*/false, P->VerifyEach);
   SI.registerCallbacks(PIC, &MAM);
-  PassBuilder PB(TM->get(), tuningOptions(CG, Spec), std::nullopt, &PIC);
+  PassBuilder PB(P->TM.get(), P->PTO, std::nullopt, &PIC);
   registerTestPasses(PB);
-
-  std::unique_ptr<TargetLibraryInfoImpl> TLII(
-      driver::createTLII(Triple(CI.getTargetOpts().Triple), CG.getVecLib()));
-  FAM.registerPass([&] { return TargetLibraryAnalysis(*TLII); });
+  FAM.registerPass([&] { return TargetLibraryAnalysis(*P->TLII); });
   PB.registerModuleAnalyses(MAM);
   PB.registerCGSCCAnalyses(CGAM);
   PB.registerFunctionAnalyses(FAM);
@@ -146,16 +163,35 @@ Error runCandidatePipeline(Module &M, const CandidateSpec &Spec,
   PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
 
   ModulePassManager MPM;
-  for (const std::string &Stage : Spec.Pipeline) {
-    if (Stage == "default") {
-      MPM.addPass(PB.buildPerModuleDefaultPipeline(optimizationLevel(CG)));
-      continue;
-    }
-    if (Error E = PB.parsePassPipeline(MPM, Stage))
-      return createStringError(inconvertibleErrorCode(), "pipeline '%s': %s", Stage.c_str(),
-                               toString(std::move(E)).c_str());
-  }
+  const ThinOrFullLTOPhase None = ThinOrFullLTOPhase::None;
+  if (Stage == "default" || Stage == "clang-default")
+    MPM.addPass(PB.buildPerModuleDefaultPipeline(P->Level));
+  else if (Stage == "simplification")
+    MPM.addPass(PB.buildModuleSimplificationPipeline(P->Level, None));
+  else if (Stage == "optimization")
+    MPM.addPass(PB.buildModuleOptimizationPipeline(P->Level, None));
+  else if (Stage == "function-simplification")
+    MPM.addPass(createModuleToFunctionPassAdaptor(
+        PB.buildFunctionSimplificationPipeline(P->Level, None)));
+  else if (Stage == "inliner")
+    MPM.addPass(PB.buildInlinerPipeline(P->Level, None));
+  else if (Stage == "module-inliner")
+    MPM.addPass(PB.buildModuleInlinerPipeline(P->Level, None));
+  else if (Error E = PB.parsePassPipeline(MPM, Stage))
+    return createStringError(inconvertibleErrorCode(), "pipeline '%s': %s", Stage.str().c_str(),
+                             toString(std::move(E)).c_str());
   MPM.run(M, MAM);
+  return Error::success();
+}
+
+Error runCandidatePipeline(Module &M, const CandidateSpec &Spec,
+                           const clang::CompilerInstance &CI) {
+  Expected<std::unique_ptr<PipelineRunner>> Runner = PipelineRunner::create(CI, &Spec);
+  if (!Runner)
+    return Runner.takeError();
+  for (const std::string &Stage : Spec.Pipeline)
+    if (Error E = (*Runner)->run(M, Stage))
+      return E;
   return Error::success();
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 #include "runtime/CandidateSpec.h"
 #include "llvm/Support/Error.h"
+#include "llvm/ADT/StringRef.h"
 #include <memory>
 
 namespace clang {
@@ -21,6 +22,25 @@ namespace smartcc {
 // codegen itself goes through clang's own emitBackendOutput).
 llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
 createClangLikeTargetMachine(const clang::CompilerInstance &CI);
+
+// Runs pipeline stages on modules of one compile, reusing the target machine and library
+// info across runs (building them dominates the cost of a short stage). A stage is "default"
+// (clang's per-module pipeline at the compile's level), a macro name known to
+// policies/ActionSpace.h (clang-default, simplification, optimization,
+// function-simplification, inliner, module-inliner), or a new-PM pipeline string.
+class PipelineRunner {
+public:
+  // Tuning overrides come from a candidate (merge_functions, ...); nullptr = clang's own.
+  static llvm::Expected<std::unique_ptr<PipelineRunner>>
+  create(const clang::CompilerInstance &CI, const CandidateSpec *Tuning = nullptr);
+  ~PipelineRunner();
+  llvm::Error run(llvm::Module &M, llvm::StringRef Stage);
+
+private:
+  PipelineRunner() = default;
+  struct Impl;
+  std::unique_ptr<Impl> P;
+};
 
 // Runs Spec's pipeline stages on M. Errors: an unparsable pipeline string.
 llvm::Error runCandidatePipeline(llvm::Module &M, const CandidateSpec &Spec,

@@ -1,0 +1,12 @@
+# Embeds every policies/actions/*.toml as {name, text} pairs (files must not contain ")SMARTCC").
+file(GLOB FILES ${DIR}/*.toml)
+list(SORT FILES)
+set(OUT "// Generated from policies/actions/*.toml; do not edit.\n#include <utility>\nstatic const std::pair<const char *, const char *> BuiltinActionSpaces[] = {\n")
+foreach(F ${FILES})
+  get_filename_component(NAME ${F} NAME_WE)
+  file(READ ${F} CONTENT)
+  string(APPEND OUT "  {\"${NAME}\", R\"SMARTCC(${CONTENT})SMARTCC\"},\n")
+endforeach()
+string(APPEND OUT "};\n")
+file(WRITE ${OUTPUT}.tmp "${OUT}")
+execute_process(COMMAND ${CMAKE_COMMAND} -E copy_if_different ${OUTPUT}.tmp ${OUTPUT})
