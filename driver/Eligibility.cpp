@@ -20,6 +20,9 @@ const char *passthroughReason(const CompilerInvocation &Inv) {
   const FrontendOptions &FO = Inv.getFrontendOpts();
   const CodeGenOptions &CG = Inv.getCodeGenOpts();
   const LangOptions &Lang = Inv.getLangOpts();
+  // LTO first: plain -flto is also an -emit-llvm-bc compile, but LTO is the reason it is clang's.
+  if (CG.PrepareForLTO || CG.PrepareForThinLTO || CG.FatLTO || !CG.ThinLTOIndexFile.empty())
+    return "lto";
   switch (FO.ProgramAction) {
   case frontend::EmitObj:
   case frontend::EmitAssembly:
@@ -50,8 +53,6 @@ const char *passthroughReason(const CompilerInvocation &Inv) {
     return "stdout_output";
   if (CG.DisableLLVMPasses)
     return "llvm_passes_disabled";
-  if (CG.PrepareForLTO || CG.PrepareForThinLTO || CG.FatLTO || !CG.ThinLTOIndexFile.empty())
-    return "lto";
   if (!Lang.Sanitize.empty() || CG.hasSanitizeCoverage() || CG.hasSanitizeBinaryMetadata())
     return "sanitizer";
   if (!CG.CoverageNotesFile.empty() || !CG.CoverageDataFile.empty() || CG.CoverageMapping)

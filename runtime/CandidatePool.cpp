@@ -49,8 +49,10 @@ void exitOnBadAlloc(void *, const char *Reason, bool) { exitOnFatal(nullptr, Rea
 // A candidate process must never touch what belongs to the compiler: no signal handler that
 // removes the compiler's output files or prints a crash report, no output on its stdout or
 // stderr, and no life beyond its parent.
-void becomeQuietChild() {
+void becomeQuietChild(pid_t Parent) {
   prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() != Parent) // the parent died before the line above took effect
+    _exit(0);
   for (int Sig : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGSYS, SIGALRM, SIGXCPU,
                   SIGXFSZ, SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT})
     std::signal(Sig, SIG_DFL);
@@ -94,10 +96,12 @@ void recordExit(CandidateResult &R, int Status, bool TimedOut, double Millis) {
 }
 
 // The launcher: forks each candidate from the pristine module it inherited.
-[[noreturn]] void launcherMain(Module &M, const std::vector<CandidateSpec> &Specs,
+[[noreturn]] void launcherMain(pid_t CompilerPid, Module &M,
+                               const std::vector<CandidateSpec> &Specs,
                                const CandidateContext &Ctx, CandidateResult *Results,
                                const std::vector<int> &Fds, unsigned Jobs, unsigned TimeoutMs) {
-  becomeQuietChild();
+  becomeQuietChild(CompilerPid);
+  pid_t Self = getpid();
   std::vector<Running> Active;
   size_t Next = 0;
   while (Next < Specs.size() || !Active.empty()) {
@@ -105,7 +109,7 @@ void recordExit(CandidateResult &R, int Status, bool TimedOut, double Millis) {
       size_t I = Next++;
       pid_t Pid = fork();
       if (Pid == 0) {
-        becomeQuietChild();
+        becomeQuietChild(Self);
         CurrentResult = &Results[I];
         alarm(TimeoutMs / 1000 + 2); // a backstop should the launcher itself be stuck
         runCandidate(M, Specs[I], Ctx, Results[I], Fds[I]);
@@ -185,11 +189,12 @@ CandidatePool::launch(Module &M, std::vector<CandidateSpec> Specs, const Candida
   std::fflush(nullptr);
   outs().flush();
   errs().flush();
+  pid_t Compiler = getpid();
   pid_t Pid = fork();
   if (Pid < 0)
     return createStringError(std::error_code(errno, std::generic_category()), "fork");
   if (Pid == 0)
-    launcherMain(M, Pool->Specs, Ctx, Pool->Results, Pool->OutputFds, Pool->Jobs, TimeoutMs);
+    launcherMain(Compiler, M, Pool->Specs, Ctx, Pool->Results, Pool->OutputFds, Pool->Jobs, TimeoutMs);
   Pool->Launcher = Pid;
   return std::move(Pool);
 }

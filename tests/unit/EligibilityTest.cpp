@@ -109,11 +109,24 @@ TEST(EligibilityTest, LtoObject) {
 }
 
 TEST(EligibilityTest, LtoBitcodeIsPassedThrough) {
-  // Plain `clang -flto -c` emits bitcode; the action check sees it first. Whichever reason is
-  // counted, the compile must stay clang's.
+  // Plain `clang -flto -c` is an -emit-llvm-bc compile too; LTO is checked first so the
+  // statistics name the real reason.
   Eligibility E = classify(cc1("-Oz", {"-flto=full", "-flto-unit"}, "-emit-llvm-bc"));
   EXPECT_FALSE(E.Eligible);
-  EXPECT_EQ(E.Reason, "emit_llvm");
+  EXPECT_EQ(E.Reason, "lto");
+}
+
+TEST(EligibilityTest, SeveralInputs) {
+  expectPassthrough(classify({"-triple", "x86_64-pc-linux-gnu", "-Oz", "-emit-obj", "-o",
+                              "x.o", "-x", "c", "x.c", "y.c"}),
+                    "several_inputs");
+}
+
+TEST(EligibilityTest, PreprocessedCIsEligible) {
+  // `clang -Oz -c x.i` (and ccache's preprocessed mode) compile cpp-output: still C.
+  expectEligible(classify({"-triple", "x86_64-pc-linux-gnu", "-Oz", "-emit-obj", "-o", "x.o",
+                           "-x", "cpp-output", "x.i"}),
+                 "Oz");
 }
 
 TEST(EligibilityTest, Sanitizer) {
@@ -145,6 +158,74 @@ TEST(EligibilityTest, SplitDwarf) {
 
 TEST(EligibilityTest, StackUsage) {
   expectPassthrough(classify(cc1("-Oz", {"-stack-usage-file", "x.su"})), "stack_usage");
+}
+
+// The remaining passthrough reasons the user guide promises, in the driver's cc1 spelling.
+struct ReasonCase {
+  const char *Driver; // what the user wrote, for the failure message
+  std::vector<const char *> Cc1;
+  const char *Reason;
+};
+
+TEST(EligibilityTest, DocumentedPassthroughReasons) {
+  const ReasonCase Cases[] = {
+      {"-fsanitize=undefined", {"-fsanitize=alignment,null,return"}, "sanitizer"},
+      {"-fsanitize-coverage=trace-pc",
+       {"-fsanitize-coverage-type=3", "-fsanitize-coverage-trace-pc"},
+       "sanitizer"},
+      {"--coverage",
+       {"-coverage-notes-file=x.gcno", "-coverage-data-file=x.gcda"},
+       "coverage"},
+      {"-fprofile-instr-generate", {"-fprofile-instrument=clang"}, "profile"},
+      // Source-based coverage is instrumentation too; the coverage check comes first.
+      {"-fprofile-instr-generate -fcoverage-mapping",
+       {"-fprofile-instrument=clang", "-fcoverage-mapping"},
+       "coverage"},
+      {"-fprofile-generate", {"-fprofile-instrument=llvm"}, "profile"},
+      {"-fpseudo-probe-for-profiling", {"-fpseudo-probe-for-profiling"}, "profile"},
+      {"-fdebug-info-for-profiling", {"-fdebug-info-for-profiling"}, "profile"},
+      {"-fmemory-profile", {"-fmemory-profile"}, "profile"},
+      {"-finstrument-functions", {"-finstrument-functions"}, "instrument_functions"},
+      {"-finstrument-function-entry-bare",
+       {"-finstrument-function-entry-bare"},
+       "instrument_functions"},
+      {"-pg", {"-pg"}, "instrument_functions"},
+      {"-fpass-plugin=foo.so", {"-fpass-plugin=foo.so"}, "plugin"},
+      {"-fplugin=foo.so", {"-load", "foo.so"}, "plugin"},
+      {"-fembed-bitcode=marker", {"-fembed-bitcode=marker"}, "embed_bitcode"},
+      {"-fembed-bitcode (second job)", {"-fembed-bitcode=all"}, "embed_bitcode"},
+      {"-Rpass=inline", {"-Rpass=inline"}, "remarks"},
+      {"-fsave-optimization-record",
+       {"-opt-record-file", "x.opt.yaml", "-opt-record-format", "yaml"},
+       "remarks"},
+      {"-Wframe-larger-than=100", {"-fwarn-stack-size=100"}, "stack_size_warning"},
+      {"-ftime-trace", {"-ftime-trace=x.json"}, "timing"},
+      {"-ftime-report", {"-ftime-report"}, "timing"},
+  };
+  for (const ReasonCase &C : Cases) {
+    SCOPED_TRACE(C.Driver);
+    expectPassthrough(classify(cc1("-Oz", C.Cc1)), C.Reason);
+  }
+}
+
+TEST(EligibilityTest, ObjectiveCArc) {
+  // The default gcc runtime on Linux rejects ARC; GNUstep 2 supports it.
+  expectPassthrough(classify({"-triple", "x86_64-pc-linux-gnu", "-Oz", "-emit-obj",
+                              "-fobjc-runtime=gnustep-2.0", "-fobjc-arc", "-o", "x.o", "-x",
+                              "objective-c", "x.m"}),
+                    "objc_arc");
+}
+
+TEST(EligibilityTest, ObjectiveCWithoutArcIsEligible) {
+  expectEligible(classify({"-triple", "x86_64-pc-linux-gnu", "-Oz", "-emit-obj",
+                           "-fobjc-runtime=gcc", "-o", "x.o", "-x", "objective-c", "x.m"}),
+                 "Oz");
+}
+
+TEST(EligibilityTest, NotCFamily) {
+  expectPassthrough(classify({"-triple", "x86_64-pc-linux-gnu", "-Oz", "-emit-obj", "-o",
+                              "x.o", "-x", "assembler-with-cpp", "x.S"}),
+                    "not_c_family");
 }
 
 TEST(EligibilityTest, PlainDebugInfoIsEligible) {

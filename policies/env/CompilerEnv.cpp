@@ -1,0 +1,264 @@
+#include "policies/env/CompilerEnv.h"
+#include "runtime/CandidateRunner.h"
+#include "runtime/PipelineBuilder.h"
+#include "llvm/ADT/Hashing.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/StructuralHash.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include <cmath>
+
+using namespace llvm;
+
+namespace smartcc {
+
+CompilerEnv::CompilerEnv(ActionSpace Space, EnvOptions Options)
+    : Space(std::move(Space)), Options(Options) {}
+
+CompilerEnv::~CompilerEnv() {
+  Live.reset(); // modules before their context
+  Initial.reset();
+}
+
+CompilerEnv::State CompilerEnv::describe(Module &M) const {
+  State S;
+  S.OptionsTaken = Current.OptionsTaken;
+  hash_code Options = hash_combine_range(S.OptionsTaken.begin(), S.OptionsTaken.end());
+  S.Hash = uint64_t(hash_combine(StructuralHash(M, /*DetailedHash=*/true), Options));
+  S.IRInstructions = countIRInstructions(M);
+  S.Features = computeAutophase(M);
+  return S;
+}
+
+// cl::opt state is process-global: the options of the current state are re-applied from the
+// defaults whenever they may have changed (one environment per process).
+void CompilerEnv::applyLLVMArgs(const std::vector<size_t> &Taken) {
+  cl::ResetAllOptionOccurrences();
+  std::vector<const char *> Argv{"smartcc-env"};
+  for (size_t I : Taken)
+    for (const std::string &A : Space.Actions[I].LLVMArgs)
+      Argv.push_back(A.c_str());
+  if (Argv.size() > 1)
+    cl::ParseCommandLineOptions(Argv.size(), Argv.data(), "", &nulls());
+}
+
+Error CompilerEnv::reset(const Benchmark &B) {
+  bool SameBenchmark = Initial && B.BitcodePath == Bench.BitcodePath;
+  Bench = B;
+  History.clear();
+  Current = State();
+  applyLLVMArgs({});
+  if (!SameBenchmark) {
+    Live.reset();
+    Initial.reset();
+    Ctx = std::make_unique<LLVMContext>();
+    Transitions.clear();
+    BitcodeLRU.clear();
+    BitcodeIndex.clear();
+    BitcodeBytes = 0;
+    InitialBytes.reset();
+    ClangBytes.reset();
+    Expected<std::unique_ptr<CodegenContext>> CG = CodegenContext::fromCC1Args(B.CC1Args);
+    if (!CG)
+      return CG.takeError();
+    Codegen = std::move(*CG);
+    Expected<std::unique_ptr<PipelineRunner>> R = PipelineRunner::create(Codegen->instance());
+    if (!R)
+      return R.takeError();
+    Runner = std::move(*R);
+    Expected<std::unique_ptr<Module>> M = loadBitcodeFile(B.BitcodePath, *Ctx);
+    if (!M)
+      return M.takeError();
+    Initial = std::move(*M);
+    std::unique_ptr<Module> Clang = CloneModule(*Initial);
+    if (Error E = Runner->run(*Clang, "default"))
+      return E;
+    ClangIR = countIRInstructions(*Clang);
+  }
+  Live = CloneModule(*Initial);
+  Start = describe(*Live);
+  Current = Start;
+  LiveIsCurrent = true;
+  InitialIR = PrevIR = Start.IRInstructions;
+  LastBytes.reset();
+  rememberBitcode(Start.Hash, *Live);
+  return Error::success();
+}
+
+void CompilerEnv::rememberBitcode(uint64_t Hash, Module &M) {
+  if (BitcodeIndex.count(Hash))
+    return;
+  std::string Bytes;
+  raw_string_ostream OS(Bytes);
+  WriteBitcodeToFile(M, OS);
+  OS.flush();
+  BitcodeBytes += Bytes.size();
+  BitcodeLRU.emplace_front(Hash, std::move(Bytes));
+  BitcodeIndex[Hash] = BitcodeLRU.begin();
+  while (BitcodeBytes > Options.BitcodeCacheBytes && BitcodeLRU.size() > 1) {
+    BitcodeBytes -= BitcodeLRU.back().second.size();
+    BitcodeIndex.erase(BitcodeLRU.back().first);
+    BitcodeLRU.pop_back();
+  }
+}
+
+Error CompilerEnv::applyAction(Module &M, const Action &A) {
+  switch (A.Kind) {
+  case ActionKind::Pass:
+  case ActionKind::Macro:
+    ++Stats.PassRuns;
+    return Runner->run(M, A.Pipeline);
+  case ActionKind::Option:
+    for (Function &F : M)
+      if (!F.isDeclaration())
+        for (const auto &[Key, Value] : A.FunctionAttrs)
+          F.addFnAttr(Key, Value);
+    return Error::success();
+  }
+  return Error::success();
+}
+
+// Brings Live to the current state: from the bitcode cache if it is there, else by replaying
+// the episode's actions on the pristine module.
+Error CompilerEnv::materialize() {
+  if (LiveIsCurrent)
+    return Error::success();
+  ++Stats.Materializations;
+  applyLLVMArgs(Current.OptionsTaken);
+  auto It = BitcodeIndex.find(Current.Hash);
+  if (It != BitcodeIndex.end()) {
+    BitcodeLRU.splice(BitcodeLRU.begin(), BitcodeLRU, It->second);
+    Expected<std::unique_ptr<Module>> M = parseBitcodeFile(
+        MemoryBufferRef(It->second->second, Bench.Name), *Ctx);
+    if (!M)
+      return M.takeError();
+    Live = std::move(*M);
+  } else {
+    Live = CloneModule(*Initial);
+    std::vector<size_t> Taken;
+    for (size_t A : History) {
+      if (Space.Actions[A].Kind == ActionKind::Option) {
+        Taken.push_back(A);
+        applyLLVMArgs(Taken);
+      }
+      if (Error E = applyAction(*Live, Space.Actions[A]))
+        return E;
+    }
+  }
+  LiveIsCurrent = true;
+  return Error::success();
+}
+
+StepResult CompilerEnv::step(size_t ActionIndex) {
+  StepResult R;
+  ++Stats.Steps;
+  const Action &A = Space.Actions[ActionIndex];
+  auto Key = std::make_pair(Current.Hash, ActionIndex);
+  auto Hit = Transitions.find(Key);
+  if (Hit != Transitions.end()) {
+    ++Stats.CacheHits;
+    R.CacheHit = true;
+    Current = Hit->second.Next;
+    LiveIsCurrent = false;
+  } else if (Error E = materialize()) {
+    R.Failed = true;
+    R.Error = toString(std::move(E));
+  } else {
+    if (A.Kind == ActionKind::Option) {
+      Current.OptionsTaken.push_back(ActionIndex);
+      applyLLVMArgs(Current.OptionsTaken);
+    }
+    if (Error E = applyAction(*Live, A)) {
+      R.Failed = true;
+      R.Error = toString(std::move(E));
+    }
+    State Next = describe(*Live);
+    Transitions[Key] = {Next};
+    rememberBitcode(Next.Hash, *Live);
+    Current = Next;
+  }
+  History.push_back(ActionIndex);
+  if (Options.Reward == RewardKind::IRInstructions) {
+    double Scale = std::max<double>(1.0, double(InitialIR) - double(ClangIR));
+    R.Reward = (double(PrevIR) - double(Current.IRInstructions)) / Scale;
+  } else {
+    Expected<uint64_t> Now = objectBytes();
+    Expected<uint64_t> Clang = clangObjectBytes();
+    if (!Now || !Clang) {
+      consumeError(Now.takeError());
+      consumeError(Clang.takeError());
+      R.Failed = true;
+      R.Error = "code generation failed";
+    } else {
+      uint64_t Before = LastBytes.value_or(*InitialBytes);
+      double Scale = std::max<double>(1.0, double(*InitialBytes) - double(*Clang));
+      R.Reward = (double(Before) - double(*Now)) / Scale;
+      LastBytes = *Now;
+    }
+  }
+  PrevIR = Current.IRInstructions;
+  R.Done = History.size() >= Options.MaxSteps;
+  return R;
+}
+
+std::vector<float> CompilerEnv::observation() const {
+  std::vector<float> Obs;
+  Obs.reserve(Current.Features.size() + Space.size());
+  for (int64_t F : Current.Features)
+    Obs.push_back(float(std::log1p(double(std::max<int64_t>(F, 0)))));
+  std::vector<float> Histogram(Space.size(), 0.0f);
+  for (size_t A : History)
+    Histogram[A] += 1.0f / float(Options.MaxSteps);
+  Obs.insert(Obs.end(), Histogram.begin(), Histogram.end());
+  return Obs;
+}
+
+Expected<Module *> CompilerEnv::module() {
+  if (Error E = materialize())
+    return std::move(E);
+  return Live.get();
+}
+
+Expected<uint64_t> CompilerEnv::bytesOf(Module &M, const std::vector<size_t> &Taken) {
+  ++Stats.Codegens;
+  applyLLVMArgs(Taken);
+  std::unique_ptr<Module> Copy = CloneModule(M); // codegen rewrites the IR it runs on
+  SmallVector<char, 0> Object;
+  Expected<ObjectSize> Size = Codegen->emitObject(*Copy, Object);
+  applyLLVMArgs(Current.OptionsTaken);
+  if (!Size)
+    return Size.takeError();
+  return Size->AllocBytes;
+}
+
+Expected<uint64_t> CompilerEnv::objectBytes() {
+  if (!InitialBytes) {
+    Expected<uint64_t> B = bytesOf(*Initial, {});
+    if (!B)
+      return B.takeError();
+    InitialBytes = *B;
+  }
+  if (Error E = materialize())
+    return std::move(E);
+  return bytesOf(*Live, Current.OptionsTaken);
+}
+
+Expected<uint64_t> CompilerEnv::clangObjectBytes() {
+  if (!ClangBytes) {
+    std::unique_ptr<Module> Clang = CloneModule(*Initial);
+    if (Error E = Runner->run(*Clang, "default"))
+      return std::move(E);
+    Expected<uint64_t> B = bytesOf(*Clang, {});
+    if (!B)
+      return B.takeError();
+    ClangBytes = *B;
+  }
+  return *ClangBytes;
+}
+
+} // namespace smartcc

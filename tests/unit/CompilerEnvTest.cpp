@@ -1,0 +1,183 @@
+// The environment on a real harvested module: smartcc itself harvests a test program, then
+// the environment reproduces clang-22 -Oz exactly (IR and object bytes), rewards sum as the
+// papers define them, the state cache avoids pass runs, and replay restores evicted states.
+#include "policies/env/CompilerEnv.h"
+#include "runtime/SizeMeasurer.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include <gtest/gtest.h>
+
+using namespace llvm;
+using namespace smartcc;
+
+namespace {
+
+std::string TempDir;
+
+// Harvests Source with the built smartcc and returns the benchmark (bitcode + cc1 args);
+// also compiles it with real clang-22 -Oz into Reference.
+Benchmark harvest(const std::string &Source, const std::string &Reference) {
+  std::string Corpus = TempDir + "/corpus-" + sys::path::stem(Source).str();
+  std::string Smartcc = std::string(SMARTCC_TEST_BINARY_DIR) + "/bin/smartcc";
+  std::string Out = TempDir + "/harvested.o";
+  std::vector<StringRef> Args{Smartcc, "-Oz", "-c", Source, "-o", Out};
+  std::string Env1 = "SMARTCC_HARVEST=" + Corpus, Env2 = "SMARTCC_CANDIDATES=none";
+  std::vector<StringRef> Env{Env1, Env2, "PATH=/usr/bin:/bin"};
+  EXPECT_EQ(sys::ExecuteAndWait(Smartcc, Args, Env), 0);
+  std::vector<StringRef> Ref{"/usr/lib/llvm-22/bin/clang", "-Oz", "-c", Source, "-o", Reference};
+  EXPECT_EQ(sys::ExecuteAndWait(Ref[0], Ref), 0);
+
+  auto Index = MemoryBuffer::getFile(Corpus + "/index.jsonl");
+  EXPECT_TRUE(bool(Index));
+  Expected<json::Value> Line = json::parse((*Index)->getBuffer().split('\n').first);
+  EXPECT_TRUE(bool(Line));
+  std::string Hash = Line->getAsObject()->getString("hash")->str();
+  auto Meta = MemoryBuffer::getFile(Corpus + "/meta/" + Hash + ".json");
+  Expected<json::Value> M = json::parse((*Meta)->getBuffer());
+  Benchmark B;
+  B.Name = Source;
+  B.BitcodePath = Corpus + "/bitcode/" + Hash.substr(0, 2) + "/" + Hash + ".bc";
+  for (const json::Value &A : *M->getAsObject()->getArray("cc1_args"))
+    B.CC1Args.push_back(A.getAsString()->str());
+  return B;
+}
+
+uint64_t allocBytesOfFile(const std::string &Path) {
+  auto Buf = MemoryBuffer::getFile(Path);
+  Expected<ObjectSize> S = measureObject((*Buf)->getMemBufferRef());
+  return S ? S->AllocBytes : 0;
+}
+
+class CompilerEnvTest : public ::testing::Test {
+protected:
+  static void SetUpTestSuite() {
+    SmallString<128> Dir;
+    ASSERT_FALSE(sys::fs::createUniqueDirectory("smartcc-env-test", Dir));
+    TempDir = Dir.str().str();
+    Interp = new Benchmark(harvest(std::string(SMARTCC_TEST_SOURCE_DIR) + "/lit/Inputs/interp.c",
+                                   TempDir + "/interp-clang.o"));
+  }
+  static void TearDownTestSuite() {
+    sys::fs::remove_directories(TempDir);
+    delete Interp;
+  }
+  static CompilerEnv makeEnv(EnvOptions Opts = EnvOptions()) {
+    Expected<ActionSpace> Space = loadActionSpaces("macro+options");
+    EXPECT_TRUE(bool(Space)) << toString(Space.takeError());
+    return CompilerEnv(std::move(*Space), Opts);
+  }
+  static Benchmark *Interp;
+};
+Benchmark *CompilerEnvTest::Interp = nullptr;
+
+TEST_F(CompilerEnvTest, ClangDefaultMacroReachesClangsIRAndRewardOne) {
+  CompilerEnv Env = makeEnv();
+  ASSERT_FALSE(bool(Env.reset(*Interp)));
+  EXPECT_GT(Env.initialIR(), Env.clangIR());
+  EXPECT_EQ(Env.irInstructions(), Env.initialIR());
+  StepResult R = Env.step(Env.actions().indexOf("clang-default"));
+  ASSERT_FALSE(R.Failed) << R.Error;
+  EXPECT_EQ(Env.irInstructions(), Env.clangIR());
+  EXPECT_NEAR(R.Reward, 1.0, 1e-9); // (C0 - Coz) / (C0 - Coz)
+}
+
+TEST_F(CompilerEnvTest, ObjectBytesEqualRealClangOz) {
+  CompilerEnv Env = makeEnv();
+  ASSERT_FALSE(bool(Env.reset(*Interp)));
+  Expected<uint64_t> Clang = Env.clangObjectBytes();
+  ASSERT_TRUE(bool(Clang)) << toString(Clang.takeError());
+  EXPECT_EQ(*Clang, allocBytesOfFile(TempDir + "/interp-clang.o"));
+  Env.step(Env.actions().indexOf("clang-default"));
+  Expected<uint64_t> Now = Env.objectBytes();
+  ASSERT_TRUE(bool(Now));
+  EXPECT_EQ(*Now, *Clang);
+}
+
+TEST_F(CompilerEnvTest, OptionActionsChangeCodegen) {
+  CompilerEnv Env = makeEnv();
+  ASSERT_FALSE(bool(Env.reset(*Interp)));
+  Env.step(Env.actions().indexOf("no-jump-tables"));
+  Env.step(Env.actions().indexOf("clang-default"));
+  Expected<uint64_t> NoJT = Env.objectBytes();
+  Expected<uint64_t> Clang = Env.clangObjectBytes();
+  ASSERT_TRUE(NoJT && Clang);
+  EXPECT_NE(*NoJT, *Clang); // interp.c's dispatch switch is a jump table under clang -Oz
+}
+
+TEST_F(CompilerEnvTest, RepeatedEpisodesHitTheCache) {
+  CompilerEnv Env = makeEnv();
+  ASSERT_FALSE(bool(Env.reset(*Interp)));
+  size_t Inl = Env.actions().indexOf("clang-inliner");
+  size_t Opt = Env.actions().indexOf("clang-optimization");
+  Env.step(Inl);
+  Env.step(Opt);
+  uint64_t FirstIR = Env.irInstructions();
+  uint64_t Runs = Env.stats().PassRuns;
+  ASSERT_FALSE(bool(Env.reset(*Interp)));
+  EXPECT_TRUE(Env.step(Inl).CacheHit);
+  EXPECT_TRUE(Env.step(Opt).CacheHit);
+  EXPECT_EQ(Env.irInstructions(), FirstIR);
+  EXPECT_EQ(Env.stats().PassRuns, Runs);
+}
+
+TEST_F(CompilerEnvTest, EvictedStatesAreReplayed) {
+  EnvOptions Tiny;
+  Tiny.BitcodeCacheBytes = 1; // keep at most one state's bitcode
+  CompilerEnv Env = makeEnv(Tiny);
+  ASSERT_FALSE(bool(Env.reset(*Interp)));
+  size_t Inl = Env.actions().indexOf("clang-inliner");
+  size_t Simp = Env.actions().indexOf("clang-function-simplification");
+  Env.step(Inl);
+  Env.step(Simp);
+  uint64_t Expected1 = Env.irInstructions();
+  ASSERT_FALSE(bool(Env.reset(*Interp)));
+  Env.step(Inl);  // cache hit: the module is not materialized
+  Env.step(Simp); // cache hit again
+  size_t Opt = Env.actions().indexOf("clang-optimization");
+  StepResult R = Env.step(Opt); // a miss: the state must be rebuilt by replay
+  ASSERT_FALSE(R.Failed) << R.Error;
+  EXPECT_EQ(Env.history().size(), 3u);
+  EXPECT_GE(Env.stats().Materializations, 1u);
+  EXPECT_LE(Env.irInstructions(), Expected1 + Expected1 / 2);
+}
+
+TEST_F(CompilerEnvTest, ObservationHasFeaturesAndHistogram) {
+  CompilerEnv Env = makeEnv();
+  ASSERT_FALSE(bool(Env.reset(*Interp)));
+  Env.step(0);
+  std::vector<float> Obs = Env.observation();
+  ASSERT_EQ(Obs.size(), AutophaseFeatures::Count + Env.actions().size());
+  EXPECT_FLOAT_EQ(Obs[AutophaseFeatures::Count + 0], 1.0f / float(Env.maxSteps()));
+}
+
+TEST_F(CompilerEnvTest, BadPipelineActionFailsTheStepOnly) {
+  Expected<ActionSpace> Space = parseActionSpace(
+      "name = \"t\"\n[[action]]\nname = \"bad\"\npipeline = \"function(no-such-pass)\"\n"
+      "[[action]]\nname = \"good\"\nmacro = \"clang-default\"\n", "t");
+  ASSERT_TRUE(bool(Space));
+  CompilerEnv Env(std::move(*Space), EnvOptions());
+  ASSERT_FALSE(bool(Env.reset(*Interp)));
+  StepResult Bad = Env.step(0);
+  EXPECT_TRUE(Bad.Failed);
+  EXPECT_NE(Bad.Error.find("no-such-pass"), std::string::npos);
+  EXPECT_EQ(Env.irInstructions(), Env.initialIR()); // the state did not change
+  StepResult Good = Env.step(1);
+  EXPECT_FALSE(Good.Failed);
+  EXPECT_EQ(Env.irInstructions(), Env.clangIR());
+}
+
+TEST(CompilerEnvErrors, ActionSpaceErrorsNameLineAndKey) {
+  Expected<ActionSpace> S = parseActionSpace(
+      "name = \"t\"\n[[action]]\nname = \"a\"\nmacro = \"nope\"\n", "space.toml");
+  ASSERT_FALSE(bool(S));
+  EXPECT_NE(toString(S.takeError()).find("space.toml:2:"), std::string::npos);
+  Expected<ActionSpace> U = parseActionSpace(
+      "name = \"t\"\n[[action]]\nname = \"a\"\npipeline = \"adce\"\nfrob = 1\n", "space.toml");
+  ASSERT_FALSE(bool(U));
+  EXPECT_NE(toString(U.takeError()).find("unknown key 'frob'"), std::string::npos);
+}
+
+} // namespace
