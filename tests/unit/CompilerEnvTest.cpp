@@ -2,6 +2,7 @@
 // the environment reproduces clang-22 -Oz exactly (IR and object bytes), rewards sum as the
 // papers define them, the state cache avoids pass runs, and replay restores evicted states.
 #include "policies/env/CompilerEnv.h"
+#include "policies/env/EnvWorker.h"
 #include "runtime/SizeMeasurer.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
@@ -178,6 +179,47 @@ TEST(CompilerEnvErrors, ActionSpaceErrorsNameLineAndKey) {
       "name = \"t\"\n[[action]]\nname = \"a\"\npipeline = \"adce\"\nfrob = 1\n", "space.toml");
   ASSERT_FALSE(bool(U));
   EXPECT_NE(toString(U.takeError()).find("unknown key 'frob'"), std::string::npos);
+}
+
+} // namespace
+
+namespace {
+
+// The worker process contains what would kill a training run: a crashing pass and a hanging
+// pass are recorded with their sequences, penalized, and the episode goes on from the state
+// before them.
+TEST_F(CompilerEnvTest, WorkerSurvivesCrashAndHang) {
+  Expected<ActionSpace> Space = parseActionSpace(
+      "name = \"t\"\n"
+      "[[action]]\nname = \"inline\"\nmacro = \"inliner\"\n"
+      "[[action]]\nname = \"crash\"\npipeline = \"smartcc-test-crash\"\n"
+      "[[action]]\nname = \"hang\"\npipeline = \"smartcc-test-hang\"\n"
+      "[[action]]\nname = \"fatal\"\npipeline = \"smartcc-test-fatal\"\n",
+      "t");
+  ASSERT_TRUE(bool(Space));
+  Expected<std::unique_ptr<EnvWorker>> W = EnvWorker::spawn(std::move(*Space), EnvOptions(), 3000);
+  ASSERT_TRUE(bool(W));
+  EnvWorker &Env = **W;
+  ASSERT_FALSE(bool(Env.reset(*Interp)));
+  StepResult First = Env.step(0);
+  ASSERT_FALSE(First.Failed) << First.Error;
+  uint64_t AfterInline = Env.irInstructions();
+  for (size_t Bad : {1u, 2u, 3u}) {
+    StepResult R = Env.step(Bad, 0.5);
+    EXPECT_TRUE(R.Failed);
+    EXPECT_DOUBLE_EQ(R.Reward, -0.5);
+    EXPECT_EQ(Env.irInstructions(), AfterInline); // the state before the bad action
+  }
+  ASSERT_EQ(Env.crashes().size(), 3u);
+  EXPECT_EQ(Env.crashes()[0].What, "signal 11");
+  EXPECT_EQ(Env.crashes()[1].What, "timeout");
+  EXPECT_EQ(Env.crashes()[2].What, "exit 3");
+  EXPECT_EQ(Env.crashes()[0].Actions, (std::vector<size_t>{0, 1}));
+  EXPECT_EQ(Env.crashes()[2].Actions, (std::vector<size_t>{0, 3})); // not 0 1 2 3: failures do not replay
+  EXPECT_EQ(Env.history().size(), 4u);
+  Expected<uint64_t> Bytes = Env.objectBytes();
+  ASSERT_TRUE(bool(Bytes));
+  EXPECT_GT(*Bytes, 0u);
 }
 
 } // namespace
