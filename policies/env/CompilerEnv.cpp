@@ -36,9 +36,16 @@ CompilerEnv::State CompilerEnv::describe(Module &M) const {
 }
 
 // cl::opt state is process-global: the options of the current state are re-applied from the
-// defaults whenever they may have changed (one environment per process).
+// defaults whenever they may have changed (one environment per process). Only options that the
+// space's option actions name are reset, so the host program's own options survive.
 void CompilerEnv::applyLLVMArgs(const std::vector<size_t> &Taken) {
-  cl::ResetAllOptionOccurrences();
+  auto Registered = cl::getRegisteredOptions();
+  for (const Action &A : Space.Actions)
+    for (StringRef Arg : A.LLVMArgs) {
+      StringRef Name = Arg.ltrim('-').split('=').first;
+      if (cl::Option *O = Registered.lookup(Name))
+        O->reset();
+    }
   std::vector<const char *> Argv{"smartcc-env"};
   for (size_t I : Taken)
     for (const std::string &A : Space.Actions[I].LLVMArgs)
@@ -86,7 +93,6 @@ Error CompilerEnv::reset(const Benchmark &B) {
   LiveIsCurrent = true;
   InitialIR = PrevIR = Start.IRInstructions;
   LastBytes.reset();
-  rememberBitcode(Start.Hash, *Live);
   return Error::success();
 }
 
@@ -163,6 +169,10 @@ StepResult CompilerEnv::step(size_t ActionIndex) {
   if (Hit != Transitions.end()) {
     ++Stats.CacheHits;
     R.CacheHit = true;
+    // Leaving a materialized state without running anything: keep its bitcode so a later
+    // miss can restore it without replaying (serializing every state costs as much as a pass).
+    if (LiveIsCurrent)
+      rememberBitcode(Current.Hash, *Live);
     Current = Hit->second.Next;
     LiveIsCurrent = false;
   } else if (Error E = materialize()) {
@@ -179,7 +189,6 @@ StepResult CompilerEnv::step(size_t ActionIndex) {
     }
     State Next = describe(*Live);
     Transitions[Key] = {Next};
-    rememberBitcode(Next.Hash, *Live);
     Current = Next;
   }
   History.push_back(ActionIndex);

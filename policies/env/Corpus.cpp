@@ -1,0 +1,60 @@
+#include "policies/env/Corpus.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+using namespace llvm;
+
+namespace smartcc {
+
+Expected<std::vector<CorpusModule>> readCorpus(const std::string &Dir) {
+  SmallString<256> IndexPath(Dir);
+  sys::path::append(IndexPath, "index.jsonl");
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Index = MemoryBuffer::getFile(IndexPath);
+  if (!Index)
+    return createStringError(Index.getError(), "%s: %s", IndexPath.c_str(),
+                             Index.getError().message().c_str());
+  std::vector<CorpusModule> Out;
+  StringSet<> Seen;
+  StringRef Rest = (*Index)->getBuffer();
+  for (unsigned LineNo = 1; !Rest.empty(); ++LineNo) {
+    auto [Line, Tail] = Rest.split('\n');
+    Rest = Tail;
+    if (Line.trim().empty())
+      continue;
+    Expected<json::Value> V = json::parse(Line);
+    if (!V)
+      return createStringError(inconvertibleErrorCode(), "%s:%u: %s", IndexPath.c_str(), LineNo,
+                               toString(V.takeError()).c_str());
+    const json::Object *O = V->getAsObject();
+    std::string Hash = O ? O->getString("hash").value_or("").str() : "";
+    if (Hash.size() < 2 || !Seen.insert(Hash).second)
+      continue;
+    SmallString<256> MetaPath(Dir), BC(Dir);
+    sys::path::append(MetaPath, "meta", Hash + ".json");
+    sys::path::append(BC, "bitcode", Hash.substr(0, 2), Hash + ".bc");
+    ErrorOr<std::unique_ptr<MemoryBuffer>> Meta = MemoryBuffer::getFile(MetaPath);
+    if (!Meta)
+      continue; // a compile interrupted between its bitcode and its record
+    Expected<json::Value> M = json::parse((*Meta)->getBuffer());
+    if (!M || !M->getAsObject())
+      return createStringError(inconvertibleErrorCode(), "%s: malformed", MetaPath.c_str());
+    const json::Object &MO = *M->getAsObject();
+    CorpusModule C;
+    C.Hash = Hash;
+    C.Package = MO.getString("package").value_or("").str();
+    C.Source = MO.getString("source").value_or("").str();
+    C.Target = MO.getString("target").value_or("").str();
+    C.IRInstructions = uint64_t(MO.getInteger("ir_instructions").value_or(0));
+    C.Bench.Name = (C.Package.empty() ? "" : C.Package + "/") + C.Source;
+    C.Bench.BitcodePath = BC.str().str();
+    if (const json::Array *Args = MO.getArray("cc1_args"))
+      for (const json::Value &A : *Args)
+        C.Bench.CC1Args.push_back(A.getAsString().value_or("").str());
+    Out.push_back(std::move(C));
+  }
+  return Out;
+}
+
+} // namespace smartcc
