@@ -3,6 +3,7 @@
 // papers define them, the state cache avoids pass runs, and replay restores evicted states.
 #include "policies/env/CompilerEnv.h"
 #include "policies/env/EnvWorker.h"
+#include "policies/env/Search.h"
 #include "runtime/SizeMeasurer.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
@@ -220,6 +221,30 @@ TEST_F(CompilerEnvTest, WorkerSurvivesCrashAndHang) {
   Expected<uint64_t> Bytes = Env.objectBytes();
   ASSERT_TRUE(bool(Bytes));
   EXPECT_GT(*Bytes, 0u);
+}
+
+} // namespace
+
+namespace {
+
+// Greedy search over the macro space can always take clang's whole pipeline, so it ends at
+// or below clang's IR count; random search is reproducible from its seed.
+TEST_F(CompilerEnvTest, SearchBaselines) {
+  CompilerEnv Env = makeEnv();
+  Expected<SearchResult> G = greedySearch(Env, *Interp, 4, Objective::IRInstructions);
+  ASSERT_TRUE(bool(G)) << toString(G.takeError());
+  EXPECT_LE(G->BestValue, G->ClangValue);
+  EXPECT_FALSE(G->Best.empty());
+  Expected<SearchResult> R1 = randomSearch(Env, *Interp, 6, 5, 42, Objective::IRInstructions);
+  Expected<SearchResult> R2 = randomSearch(Env, *Interp, 6, 5, 42, Objective::IRInstructions);
+  ASSERT_TRUE(R1 && R2);
+  EXPECT_EQ(R1->Best, R2->Best);
+  EXPECT_EQ(R1->BestValue, R2->BestValue);
+  EXPECT_EQ(R1->Evaluations, 6u);
+  Expected<SearchResult> Bytes = bestOf(
+      Env, *Interp, {{size_t(Env.actions().indexOf("clang-default"))}}, Objective::ObjectBytes);
+  ASSERT_TRUE(bool(Bytes));
+  EXPECT_EQ(Bytes->BestValue, Bytes->ClangValue); // clang's pipeline reproduces clang's bytes
 }
 
 } // namespace

@@ -1,0 +1,34 @@
+// Autotuning baselines of the CompilerGym leaderboard, on smartcc's environment:
+//   random search  N random sequences of length L; keep the best
+//   greedy search  at each step try every action, keep the best one; stop when none helps
+// The objective is the environment's IR instruction count or its object bytes (codegen of
+// the final state, with the option actions taken), both compared to clang's own pipeline.
+#pragma once
+#include "policies/env/CompilerEnv.h"
+#include <cstdint>
+#include <vector>
+
+namespace smartcc {
+
+enum class Objective { IRInstructions, ObjectBytes };
+
+struct SearchResult {
+  std::vector<size_t> Best;   // the best sequence found (empty = the starting state)
+  uint64_t BestValue = 0;     // its objective value
+  uint64_t ClangValue = 0;    // clang's own pipeline on the same module
+  uint64_t Evaluations = 0;   // states whose objective was computed
+  double Seconds = 0;
+};
+
+// Value of the env's current state.
+llvm::Expected<uint64_t> objectiveValue(CompilerEnv &Env, Objective O);
+
+llvm::Expected<SearchResult> randomSearch(CompilerEnv &Env, const Benchmark &B, unsigned Trials,
+                                          unsigned Length, uint64_t Seed, Objective O);
+llvm::Expected<SearchResult> greedySearch(CompilerEnv &Env, const Benchmark &B, unsigned MaxSteps,
+                                          Objective O);
+// Evaluates given sequences (e.g. a core set) and keeps the best.
+llvm::Expected<SearchResult> bestOf(CompilerEnv &Env, const Benchmark &B,
+                                    const std::vector<std::vector<size_t>> &Sequences, Objective O);
+
+} // namespace smartcc
