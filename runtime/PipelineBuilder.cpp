@@ -192,7 +192,7 @@ Error runCandidatePipeline(Module &M, const CandidateSpec &Spec,
   for (const std::string &Stage : Spec.Pipeline)
     if (Error E = (*Runner)->run(M, Stage))
       return E;
-  return Error::success();
+  return (*Runner)->run(M, MandatoryFinish);
 }
 
 } // namespace smartcc

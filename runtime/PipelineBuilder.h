@@ -42,7 +42,13 @@ private:
   std::unique_ptr<Impl> P;
 };
 
-// Runs Spec's pipeline stages on M. Errors: an unparsable pipeline string.
+// What every optimized module goes through before code generation, whatever its pipeline:
+// always_inline is a demand of the source (code may even need it to compile, e.g. inline asm
+// with immediate constraints), so a pipeline that skips the inliner must not drop it. After
+// clang's own pipeline this is a no-op.
+constexpr const char *MandatoryFinish = "always-inline";
+
+// Runs Spec's pipeline stages on M, then MandatoryFinish. Errors: an unparsable pipeline.
 llvm::Error runCandidatePipeline(llvm::Module &M, const CandidateSpec &Spec,
                                  const clang::CompilerInstance &CI);
 

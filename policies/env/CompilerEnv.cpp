@@ -237,12 +237,23 @@ Expected<uint64_t> CompilerEnv::bytesOf(Module &M, const std::vector<size_t> &Ta
   ++Stats.Codegens;
   applyLLVMArgs(Taken);
   std::unique_ptr<Module> Copy = CloneModule(M); // codegen rewrites the IR it runs on
+  if (Error E = Runner->run(*Copy, MandatoryFinish))
+    return std::move(E);
   SmallVector<char, 0> Object;
   Expected<ObjectSize> Size = Codegen->emitObject(*Copy, Object);
   applyLLVMArgs(Current.OptionsTaken);
   if (!Size)
     return Size.takeError();
   return Size->AllocBytes;
+}
+
+Expected<uint64_t> CompilerEnv::finishedIRInstructions() {
+  if (Error E = materialize())
+    return std::move(E);
+  std::unique_ptr<Module> Copy = CloneModule(*Live);
+  if (Error E = Runner->run(*Copy, MandatoryFinish))
+    return std::move(E);
+  return countIRInstructions(*Copy);
 }
 
 Expected<uint64_t> CompilerEnv::objectBytes() {

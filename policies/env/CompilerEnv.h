@@ -75,6 +75,9 @@ public:
   // observation vector of the agents.
   std::vector<float> observation() const;
   uint64_t irInstructions() const { return Current.IRInstructions; }
+  // IR instructions of the current state once finished for codegen (mandatory inlining done):
+  // what an episode's result is judged on.
+  llvm::Expected<uint64_t> finishedIRInstructions();
   uint64_t initialIR() const { return InitialIR; }
   uint64_t clangIR() const { return ClangIR; }
   // Object bytes (allocated sections) of the current state after codegen, with the option

@@ -32,7 +32,7 @@ Expected<uint64_t> play(CompilerEnv &Env, const Benchmark &B, const std::vector<
 
 Expected<uint64_t> objectiveValue(CompilerEnv &Env, Objective O) {
   if (O == Objective::IRInstructions)
-    return Env.irInstructions();
+    return Env.finishedIRInstructions();
   return Env.objectBytes();
 }
 

@@ -42,6 +42,9 @@ config.substitutions.append(("%fake-clang-as", config.python_executable + " " + 
 
 config.environment["PATH"] = os.pathsep.join([llvm_bin, config.environment.get("PATH", os.environ.get("PATH", ""))])
 
+import platform
+if platform.machine() == "x86_64":
+    config.available_features.add("x86_64")
 if os.path.exists("/usr/bin/qemu-aarch64"):
     config.available_features.add("qemu-aarch64")
 if os.path.exists("/usr/aarch64-linux-gnu/include/stdio.h"):

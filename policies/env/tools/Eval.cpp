@@ -1,0 +1,278 @@
+// smartcc-eval: evaluates methods on harvested modules against real clang-22 -Oz (the
+// environment's clang pipeline + clang's backend, proven byte-identical to clang -Oz by the
+// unit tests), in IR instructions and object bytes.
+//
+//   smartcc-eval --corpus DIR --out DIR [--method oz] [--method candidate:NAME]
+//                [--method random:TRIALSxLENGTH] [--method greedy:STEPS]
+//                [--space autophase+macro+options] [--objective bytes|ir]
+//                [--hashes FILE] [--max-modules N] [--jobs 2] [--seed 1]
+//
+// Every module is evaluated in its own process (parallel, and a crash costs one module). Rows
+// are written per module under OUT/rows/, so an interrupted sweep resumes where it stopped.
+#include "EvalReport.h"
+#include "policies/env/Corpus.h"
+#include "policies/env/Search.h"
+#include "runtime/CandidateRunner.h"
+#include "runtime/Config.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include <chrono>
+#include <csignal>
+#include <random>
+#include <sys/wait.h>
+#include <unistd.h>
+
+using namespace llvm;
+using namespace smartcc;
+
+static cl::opt<std::string> CorpusDir("corpus", cl::desc("harvested corpus"), cl::Required);
+static cl::opt<std::string> OutDir("out", cl::desc("output directory"), cl::Required);
+static cl::list<std::string> Methods("method", cl::desc("method to evaluate (repeatable)"));
+static cl::opt<std::string> SpaceName("space", cl::desc("action space for searches"),
+                                      cl::init("macro+options"));
+static cl::opt<std::string> ObjectiveName("objective", cl::desc("search objective: bytes or ir"),
+                                          cl::init("bytes"));
+static cl::opt<std::string> HashesFile("hashes", cl::desc("evaluate only these module hashes"));
+static cl::opt<unsigned> MaxModules("max-modules", cl::desc("at most this many modules"),
+                                    cl::init(0));
+static cl::opt<unsigned> Jobs("jobs", cl::desc("modules evaluated at once"), cl::init(2));
+static cl::opt<unsigned> Seed("seed", cl::desc("random seed"), cl::init(1));
+static cl::opt<std::string> Title("title", cl::desc("report title"),
+                                  cl::init("smartcc-eval"));
+
+namespace {
+
+double since(std::chrono::steady_clock::time_point T) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - T).count();
+}
+
+// A candidate from smartcc's library, applied outside a compile.
+Expected<EvalRow> evalCandidate(const CorpusModule &C, const CandidateSpec &Spec,
+                                const EvalRow &Base) {
+  EvalRow R = Base;
+  Expected<std::unique_ptr<CodegenContext>> CG = CodegenContext::fromCC1Args(C.Bench.CC1Args);
+  if (!CG)
+    return CG.takeError();
+  LLVMContext Ctx;
+  Expected<std::unique_ptr<Module>> M = loadBitcodeFile(C.Bench.BitcodePath, Ctx);
+  if (!M)
+    return M.takeError();
+  auto Start = std::chrono::steady_clock::now();
+  if (!Spec.LLVMArgs.empty()) { // this process evaluates one module: global options are fine
+    std::vector<const char *> Argv{"smartcc-eval"};
+    for (const std::string &A : Spec.LLVMArgs)
+      Argv.push_back(A.c_str());
+    cl::ParseCommandLineOptions(Argv.size(), Argv.data(), "", &nulls());
+  }
+  for (Function &F : **M)
+    if (!F.isDeclaration())
+      for (const auto &[K, V] : Spec.FunctionAttrs)
+        F.addFnAttr(K, V);
+  if (Error E = (*CG)->optimize(**M, Spec))
+    return std::move(E);
+  R.IR = countIRInstructions(**M);
+  SmallVector<char, 0> Obj;
+  Expected<ObjectSize> Size = (*CG)->emitObject(**M, Obj);
+  if (!Size)
+    return Size.takeError();
+  R.Bytes = Size->AllocBytes;
+  R.Seconds = since(Start);
+  return R;
+}
+
+// Searches with the environment, then measures the best sequence both ways.
+Expected<EvalRow> evalSearch(const CorpusModule &C, StringRef Method, const EvalRow &Base) {
+  EvalRow R = Base;
+  Expected<ActionSpace> Space = loadActionSpaces(SpaceName);
+  if (!Space)
+    return Space.takeError();
+  Objective O = ObjectiveName == "ir" ? Objective::IRInstructions : Objective::ObjectBytes;
+  CompilerEnv Env(std::move(*Space), EnvOptions{RewardKind::IRInstructions, 1000});
+  auto Start = std::chrono::steady_clock::now();
+  auto [Kind, Arg] = Method.split(':');
+  Expected<SearchResult> S = createStringError(inconvertibleErrorCode(), "bad method");
+  if (Kind == "random") {
+    auto [Trials, Length] = Arg.split('x');
+    S = randomSearch(Env, C.Bench, unsigned(std::stoul(Trials.str())),
+                     unsigned(std::stoul(Length.str())), Seed, O);
+  } else if (Kind == "greedy") {
+    S = greedySearch(Env, C.Bench, unsigned(std::stoul(Arg.str())), O);
+  }
+  if (!S)
+    return S.takeError();
+  R.Seconds = since(Start);
+  if (Error E = Env.reset(C.Bench))
+    return std::move(E);
+  for (size_t A : S->Best) {
+    Env.step(A);
+    R.Sequence += (R.Sequence.empty() ? "" : " ") + Env.actions().Actions[A].Name;
+  }
+  Expected<uint64_t> IR = Env.finishedIRInstructions();
+  if (!IR)
+    return IR.takeError();
+  R.IR = *IR;
+  Expected<uint64_t> Bytes = Env.objectBytes();
+  if (!Bytes)
+    return Bytes.takeError();
+  R.Bytes = *Bytes;
+  return R;
+}
+
+// Runs in a child process: every method on one module, rows appended to Path.
+int evalModule(const CorpusModule &C, const Config &Cfg, const std::string &Path) {
+  EvalRow Base;
+  Base.Module = C.Hash;
+  Base.Package = C.Package;
+  Base.Target = C.Target;
+  CandidateSpec Clang; // stage "default": clang's own pipeline
+  Clang.Name = "oz";
+  auto Start = std::chrono::steady_clock::now();
+  Expected<EvalRow> Oz = evalCandidate(C, Clang, Base);
+  std::error_code EC;
+  raw_fd_ostream OS(Path + ".tmp", EC);
+  if (!Oz) {
+    Base.Method = "oz";
+    Base.Failed = true;
+    Base.Error = toString(Oz.takeError());
+    OS << json::Value(toJSON(Base)) << "\n";
+  } else {
+    Base.ClangIR = Oz->IR;
+    Base.ClangBytes = Oz->Bytes;
+    Base.ClangSeconds = since(Start);
+    for (const std::string &M : Methods) {
+      EvalRow Row = Base;
+      Row.Method = M;
+      Expected<EvalRow> R = createStringError(inconvertibleErrorCode(), "unknown method");
+      if (M == "oz") {
+        R = Base;
+        R->IR = Base.ClangIR, R->Bytes = Base.ClangBytes, R->Seconds = Base.ClangSeconds;
+      } else if (StringRef(M).starts_with("candidate:")) {
+        std::string Name = StringRef(M).drop_front(10).str();
+        auto It = Cfg.CandidateLibrary.find(Name);
+        if (It != Cfg.CandidateLibrary.end())
+          R = evalCandidate(C, It->second, Base);
+        else
+          R = createStringError(inconvertibleErrorCode(), "no candidate '%s'", Name.c_str());
+      } else {
+        R = evalSearch(C, M, Base);
+      }
+      if (R) {
+        Row = *R;
+        Row.Method = M;
+      } else {
+        Row.Failed = true;
+        Row.Error = toString(R.takeError());
+      }
+      OS << json::Value(toJSON(Row)) << "\n";
+    }
+  }
+  OS.close();
+  return sys::fs::rename(Path + ".tmp", Path) ? 1 : 0;
+}
+
+} // namespace
+
+int main(int Argc, const char **Argv) {
+  InitLLVM X(Argc, Argv);
+  cl::ParseCommandLineOptions(Argc, Argv, "smartcc evaluation harness\n");
+  if (Methods.empty())
+    Methods.push_back("oz");
+  Expected<std::vector<CorpusModule>> Corpus = readCorpus(CorpusDir);
+  ConfigEnvironment CE = ConfigEnvironment::fromProcess();
+  Expected<Config> Cfg = loadConfig(CE, {});
+  if (!Corpus || !Cfg) {
+    errs() << "smartcc-eval: error: "
+           << (Corpus ? toString(Cfg.takeError()) : toString(Corpus.takeError())) << "\n";
+    return 1;
+  }
+  std::vector<CorpusModule> Modules = std::move(*Corpus);
+  if (!HashesFile.empty()) {
+    ErrorOr<std::unique_ptr<MemoryBuffer>> H = MemoryBuffer::getFile(HashesFile);
+    if (!H) {
+      errs() << "smartcc-eval: error: " << HashesFile << ": " << H.getError().message() << "\n";
+      return 1;
+    }
+    StringSet<> Wanted;
+    for (StringRef L : split((*H)->getBuffer(), '\n'))
+      if (!L.trim().empty())
+        Wanted.insert(L.trim());
+    llvm::erase_if(Modules, [&](const CorpusModule &C) { return !Wanted.contains(C.Hash); });
+  }
+  if (MaxModules && Modules.size() > MaxModules) {
+    std::mt19937_64 Rng(Seed);
+    std::shuffle(Modules.begin(), Modules.end(), Rng);
+    Modules.resize(MaxModules);
+  }
+  SmallString<256> RowDir(OutDir);
+  sys::path::append(RowDir, "rows");
+  sys::fs::create_directories(RowDir);
+
+  // A small process pool: one child per module, Jobs at a time; finished rows are skipped.
+  auto Start = std::chrono::steady_clock::now();
+  size_t Done = 0, Skipped = 0, Crashed = 0, Running = 0, Next = 0;
+  auto RowPath = [&](const CorpusModule &C) { return (RowDir + "/" + C.Hash + ".jsonl").str(); };
+  auto Reap = [&](int Flags) {
+    int Status;
+    pid_t P = waitpid(-1, &Status, Flags);
+    if (P <= 0)
+      return false;
+    --Running;
+    ++Done;
+    Crashed += !(WIFEXITED(Status) && WEXITSTATUS(Status) == 0);
+    double Elapsed = since(Start);
+    size_t Fresh = Done - Skipped;
+    double Eta = Fresh ? Elapsed / Fresh * (Modules.size() - Done) : 0;
+    outs() << format("[%zu/%zu] %.0f s elapsed, ETA %.0f s, %zu crashed\n", Done, Modules.size(),
+                     Elapsed, Eta, Crashed);
+    return true;
+  };
+  while (Next < Modules.size() || Running) {
+    if (Next < Modules.size() && Running < std::max(1u, unsigned(Jobs))) {
+      const CorpusModule &C = Modules[Next++];
+      if (sys::fs::exists(RowPath(C))) {
+        ++Done, ++Skipped;
+        continue;
+      }
+      outs().flush();
+      pid_t P = fork();
+      if (P == 0)
+        _exit(evalModule(C, *Cfg, RowPath(C)));
+      ++Running;
+      continue;
+    }
+    Reap(0);
+  }
+
+  std::vector<EvalRow> Rows;
+  for (const CorpusModule &C : Modules) {
+    ErrorOr<std::unique_ptr<MemoryBuffer>> B = MemoryBuffer::getFile(RowPath(C));
+    if (!B)
+      continue;
+    for (StringRef L : split((*B)->getBuffer(), '\n')) {
+      EvalRow R;
+      if (Expected<json::Value> V = json::parse(L); V && fromJSON(*V, R))
+        Rows.push_back(R);
+      else if (!V)
+        consumeError(V.takeError());
+    }
+  }
+  std::error_code EC;
+  raw_fd_ostream MD(OutDir + "/report.md", EC), HTML(OutDir + "/report.html", EC),
+      All(OutDir + "/rows.jsonl", EC);
+  for (const EvalRow &R : Rows)
+    All << json::Value(toJSON(R)) << "\n";
+  writeMarkdown(Rows, Title, MD);
+  writeHTML(Rows, Title, HTML);
+  writeMarkdown(Rows, Title, outs());
+  return 0;
+}

@@ -1,0 +1,137 @@
+#include "EvalReport.h"
+#include "llvm/Support/Format.h"
+#include <cmath>
+#include <map>
+
+using namespace llvm;
+
+namespace smartcc {
+
+json::Value toJSON(const EvalRow &R) {
+  return json::Object{{"module", R.Module},         {"package", R.Package},
+                      {"method", R.Method},         {"target", R.Target},
+                      {"ir", int64_t(R.IR)},        {"bytes", int64_t(R.Bytes)},
+                      {"clang_ir", int64_t(R.ClangIR)}, {"clang_bytes", int64_t(R.ClangBytes)},
+                      {"seconds", R.Seconds},       {"clang_seconds", R.ClangSeconds},
+                      {"failed", R.Failed},         {"error", R.Error},
+                      {"sequence", R.Sequence}};
+}
+
+bool fromJSON(const json::Value &V, EvalRow &R) {
+  const json::Object *O = V.getAsObject();
+  if (!O)
+    return false;
+  R.Module = O->getString("module").value_or("").str();
+  R.Package = O->getString("package").value_or("").str();
+  R.Method = O->getString("method").value_or("").str();
+  R.Target = O->getString("target").value_or("").str();
+  R.IR = uint64_t(O->getInteger("ir").value_or(0));
+  R.Bytes = uint64_t(O->getInteger("bytes").value_or(0));
+  R.ClangIR = uint64_t(O->getInteger("clang_ir").value_or(0));
+  R.ClangBytes = uint64_t(O->getInteger("clang_bytes").value_or(0));
+  R.Seconds = O->getNumber("seconds").value_or(0);
+  R.ClangSeconds = O->getNumber("clang_seconds").value_or(0);
+  R.Failed = O->getBoolean("failed").value_or(false);
+  R.Error = O->getString("error").value_or("").str();
+  R.Sequence = O->getString("sequence").value_or("").str();
+  return true;
+}
+
+namespace {
+
+struct Summary {
+  double LogIR = 0, LogBytes = 0, MinIR = 1e9, MaxIR = 0, MinB = 1e9, MaxB = 0;
+  double Seconds = 0, ClangSeconds = 0;
+  unsigned N = 0, Failed = 0, Smaller = 0, Larger = 0;
+  void add(const EvalRow &R) {
+    if (R.Failed || !R.IR || !R.Bytes) {
+      ++Failed;
+      return;
+    }
+    double RI = double(R.ClangIR) / double(R.IR), RB = double(R.ClangBytes) / double(R.Bytes);
+    LogIR += std::log(RI);
+    LogBytes += std::log(RB);
+    MinIR = std::min(MinIR, RI), MaxIR = std::max(MaxIR, RI);
+    MinB = std::min(MinB, RB), MaxB = std::max(MaxB, RB);
+    Seconds += R.Seconds, ClangSeconds += R.ClangSeconds;
+    Smaller += R.Bytes < R.ClangBytes;
+    Larger += R.Bytes > R.ClangBytes;
+    ++N;
+  }
+  double geoIR() const { return N ? std::exp(LogIR / N) : 0; }
+  double geoBytes() const { return N ? std::exp(LogBytes / N) : 0; }
+};
+
+} // namespace
+
+void writeMarkdown(const std::vector<EvalRow> &Rows, const std::string &Title, raw_ostream &OS) {
+  std::map<std::string, Summary> ByMethod;
+  std::map<std::pair<std::string, std::string>, Summary> ByPackage;
+  for (const EvalRow &R : Rows) {
+    ByMethod[R.Method].add(R);
+    ByPackage[{R.Method, R.Package}].add(R);
+  }
+  OS << "# " << Title << "\n\n"
+     << "Ratios are clang-22 -Oz / method (above 1.000 = smaller than clang -Oz), geometric "
+        "means over modules, [min, max] in brackets. Bytes are allocated ELF sections.\n\n"
+     << "| method | modules | bytes geomean [min, max] | IR geomean [min, max] | smaller / "
+        "larger than -Oz | time / -Oz | failed |\n|---|---|---|---|---|---|---|\n";
+  for (const auto &[Method, S] : ByMethod)
+    OS << format("| %s | %u | %.4f [%.3f, %.3f] | %.4f [%.3f, %.3f] | %u / %u | %.2f | %u |\n",
+                 Method.c_str(), S.N, S.geoBytes(), S.MinB, S.MaxB, S.geoIR(), S.MinIR, S.MaxIR,
+                 S.Smaller, S.Larger, S.ClangSeconds > 0 ? S.Seconds / S.ClangSeconds : 0.0,
+                 S.Failed);
+  OS << "\n## Per package\n\n| method | package | modules | bytes geomean | IR geomean |\n"
+        "|---|---|---|---|---|\n";
+  for (const auto &[Key, S] : ByPackage)
+    OS << format("| %s | %s | %u | %.4f | %.4f |\n", Key.first.c_str(), Key.second.c_str(), S.N,
+                 S.geoBytes(), S.geoIR());
+}
+
+void writeHTML(const std::vector<EvalRow> &Rows, const std::string &Title, raw_ostream &OS) {
+  std::map<std::string, Summary> ByMethod;
+  for (const EvalRow &R : Rows)
+    ByMethod[R.Method].add(R);
+  // One bar per method (bytes geomean) with its min-max range, like the papers' Figure 3.
+  const int W = 720, RowH = 28, Left = 220, Plot = 440;
+  double Lo = 1.0, Hi = 1.0;
+  for (const auto &[M, S] : ByMethod)
+    if (S.N)
+      Lo = std::min(Lo, S.MinB), Hi = std::max(Hi, S.MaxB);
+  Lo = std::min(Lo, 0.95), Hi = std::max(Hi, 1.05);
+  auto X = [&](double V) { return Left + (V - Lo) / (Hi - Lo) * Plot; };
+  int H = RowH * int(ByMethod.size()) + 50;
+  OS << "<!doctype html><html><head><meta charset=\"utf-8\"><title>" << Title
+     << "</title></head><body style=\"font-family:sans-serif\"><h1>" << Title << "</h1>"
+     << "<p>Object bytes, clang-22 -Oz / method (right of the line = smaller than -Oz).</p>"
+     << "<svg width=\"" << W << "\" height=\"" << H << "\" xmlns=\"http://www.w3.org/2000/svg\">";
+  OS << format("<line x1=\"%.1f\" y1=\"10\" x2=\"%.1f\" y2=\"%d\" stroke=\"#888\"/>", X(1.0),
+               X(1.0), H - 30);
+  int Y = 20;
+  for (const auto &[M, S] : ByMethod) {
+    OS << format("<text x=\"5\" y=\"%d\" font-size=\"13\">%s</text>", Y + 14, M.c_str());
+    if (S.N) {
+      double G = S.geoBytes();
+      OS << format("<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"18\" fill=\"%s\"/>",
+                   std::min(X(1.0), X(G)), Y, std::fabs(X(G) - X(1.0)),
+                   G >= 1.0 ? "#4a8" : "#c55")
+         << format("<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#000\"/>",
+                   X(S.MinB), Y + 9, X(S.MaxB), Y + 9)
+         << format("<text x=\"%.1f\" y=\"%d\" font-size=\"11\">%.4f</text>", X(Hi) + 5, Y + 14,
+                   G);
+    }
+    Y += RowH;
+  }
+  OS << format("<text x=\"%.1f\" y=\"%d\" font-size=\"11\">%.2f</text>", X(Lo), H - 10, Lo)
+     << format("<text x=\"%.1f\" y=\"%d\" font-size=\"11\">1.00</text>", X(1.0) - 10, H - 10)
+     << format("<text x=\"%.1f\" y=\"%d\" font-size=\"11\">%.2f</text>", X(Hi) - 20, H - 10, Hi)
+     << "</svg><pre>";
+  std::string MD;
+  raw_string_ostream MOS(MD);
+  writeMarkdown(Rows, Title, MOS);
+  for (char C : MD)
+    OS << (C == '<' ? std::string("&lt;") : C == '&' ? std::string("&amp;") : std::string(1, C));
+  OS << "</pre></body></html>\n";
+}
+
+} // namespace smartcc

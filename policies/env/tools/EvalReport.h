@@ -1,0 +1,29 @@
+// smartcc-eval's reports: per-module JSON lines in, Markdown summary and HTML with SVG out.
+#pragma once
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+#include <string>
+#include <vector>
+
+namespace smartcc {
+
+struct EvalRow {
+  std::string Module, Package, Method, Target;
+  uint64_t IR = 0, Bytes = 0;            // the method's result
+  uint64_t ClangIR = 0, ClangBytes = 0;  // clang-22 -Oz on the same module
+  double Seconds = 0, ClangSeconds = 0;
+  bool Failed = false;
+  std::string Error;
+  std::string Sequence; // the actions a search chose, space-separated
+};
+
+llvm::json::Value toJSON(const EvalRow &R);
+bool fromJSON(const llvm::json::Value &V, EvalRow &R);
+
+// Geomean of clang/method ratios (>1 = smaller than clang) per method and package, with min
+// and max, for IR and bytes; time ratios; failure counts.
+void writeMarkdown(const std::vector<EvalRow> &Rows, const std::string &Title,
+                   llvm::raw_ostream &OS);
+void writeHTML(const std::vector<EvalRow> &Rows, const std::string &Title, llvm::raw_ostream &OS);
+
+} // namespace smartcc
