@@ -70,6 +70,14 @@ TUOptimizer::TUOptimizer(clang::CompilerInstance &CI, const Config &Cfg, std::st
                          std::vector<std::string> CC1Args)
     : CI(CI), Cfg(Cfg), Level(std::move(Level)), CC1Args(std::move(CC1Args)) {}
 
+// Configure and CMake probe programs are build-system noise, not code anyone ships.
+static bool isBuildProbe(StringRef Source, StringRef Directory) {
+  StringRef Name = sys::path::filename(Source);
+  return Name.starts_with("conftest") || Name.starts_with("CMakeCCompilerId") ||
+         Name.starts_with("CMakeCXXCompilerId") || Directory.contains("/CMakeFiles/") ||
+         Directory.contains("/CMakeScratch") || Source.contains("/CMakeFiles/");
+}
+
 void TUOptimizer::harvest(Module &M) {
   HarvestContext Ctx;
   Ctx.Dir = Cfg.HarvestDir;
@@ -83,6 +91,10 @@ void TUOptimizer::harvest(Module &M) {
   if (const char *Package = std::getenv("SMARTCC_HARVEST_PACKAGE"))
     Ctx.Package = Package;
   Ctx.CC1Args = CC1Args;
+  if (isBuildProbe(Ctx.Source, Ctx.Directory)) {
+    HarvestSkipped = true;
+    return;
+  }
   if (Expected<std::string> Hash = harvestModule(M, Ctx); !Hash)
     HarvestError = toString(Hash.takeError());
 }
@@ -243,7 +255,9 @@ void TUOptimizer::report(TUDecision &D) {
   if (Cfg.Stats) {
     Counters Delta = statsDelta(D);
     if (!Cfg.HarvestDir.empty())
-      Delta[HarvestError.empty() ? "harvest.written" : "error.harvest"] += 1;
+      Delta[HarvestSkipped          ? "harvest.skipped_probe"
+            : HarvestError.empty() ? "harvest.written"
+                                   : "error.harvest"] += 1;
     consumeError(StatsStore(Cfg.effectiveStatsDir()).add(Delta));
   }
 }

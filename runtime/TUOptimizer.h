@@ -37,6 +37,7 @@ private:
   std::string Level;
   std::vector<std::string> CC1Args; // for the harvest record
   std::string HarvestError;
+  bool HarvestSkipped = false;
   bool EmitAssembly = false;
   bool Started = false;
   std::string LaunchError;
