@@ -49,6 +49,18 @@ int runRealClangCC1(ArrayRef<const char *> Args, CC1Mode Mode) {
   return RC;
 }
 
+int runRealClangTool(ArrayRef<const char *> Args) {
+  std::string Clang = realClangPath();
+  std::vector<StringRef> Argv{Clang};
+  Argv.insert(Argv.end(), Args.begin(), Args.end());
+  std::string Error;
+  bool Failed = false;
+  int RC = sys::ExecuteAndWait(Clang, Argv, std::nullopt, {}, 0, 0, &Error, &Failed);
+  if (Failed)
+    errs() << "smartcc: error: cannot execute '" << Clang << "': " << Error << "\n";
+  return RC;
+}
+
 namespace {
 
 void initializeTargets() {

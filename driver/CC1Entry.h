@@ -21,6 +21,8 @@ bool isEligibleCC1(llvm::ArrayRef<const char *> Args, const Config &Cfg, std::st
 
 // Runs real clang with "-cc1" and Args; returns its exit status (or does not return).
 int runRealClangCC1(llvm::ArrayRef<const char *> Args, CC1Mode Mode);
+// Runs real clang with exactly these arguments (e.g. "-cc1as", ...); returns its exit status.
+int runRealClangTool(llvm::ArrayRef<const char *> Args);
 
 // The clang binary smartcc stands in for (SMARTCC_CLANG overrides the build-time path).
 std::string realClangPath();

@@ -12,7 +12,9 @@
 #include "clang/Config/config.h"
 #include "clang/Driver/Compilation.h"
 #include "clang/Driver/Driver.h"
+#include "clang/Driver/InputInfo.h"
 #include "clang/Driver/Job.h"
+#include "clang/Driver/Types.h"
 #include "clang/Driver/ToolChain.h"
 #include "clang/Frontend/ChainedDiagnosticConsumer.h"
 #include "clang/Frontend/CompilerInvocation.h"
@@ -98,26 +100,60 @@ int cc1FromDriver(SmallVectorImpl<const char *> &ArgV, const Config &Cfg) {
     errs() << toString(std::move(E)) << '\n';
     return 1;
   }
-  if (ArgV.size() < 2 || StringRef(ArgV[1]) != "-cc1")
-    return runRealClangCC1(ArrayRef(ArgV).slice(1), CC1Mode::InProcess);
+  if (ArgV.size() < 2 || StringRef(ArgV[1]) != "-cc1") // -cc1as and friends: clang's own
+    return runRealClangTool(ArrayRef(ArgV).slice(1));
   return runCC1(ArrayRef(ArgV).slice(2), Cfg, CC1Mode::InProcess);
 }
 
+// An out-of-process cc1 job smartcc optimizes: shown (-v, -###, crash reports) exactly as
+// clang's job, but executed by smartcc-core, whose -cc1 entry takes the compile over.
+class SmartccCC1Job : public CC1Command {
+public:
+  SmartccCC1Job(Command &Original, ArrayRef<InputInfo> Outputs, const char *Self)
+      : CC1Command(Original.getSource(), Original.getCreator(),
+                   Original.getResponseFileSupport(), Original.getExecutable(),
+                   Original.getArguments(), Original.getInputInfos(), Outputs),
+        Self(Self) {
+    InProcess = false;
+  }
+  int Execute(ArrayRef<std::optional<StringRef>> Redirects, std::string *ErrMsg,
+              bool *ExecutionFailed) const override {
+    // Printing happens before Execute and reads the executable: swap it only around the run.
+    auto *Mutable = const_cast<SmartccCC1Job *>(this);
+    const char *Clang = getExecutable();
+    Mutable->replaceExecutable(Self);
+    int Result = Command::Execute(Redirects, ErrMsg, ExecutionFailed);
+    Mutable->replaceExecutable(Clang);
+    return Result;
+  }
+
+private:
+  const char *Self;
+};
+
 // Out-of-process cc1 jobs (several jobs, or -fno-integrated-cc1) run the binary named in the
-// job. Eligible ones are pointed at smartcc-core itself, whose -cc1 entry optimizes them;
-// the others keep running real clang.
+// job: eligible ones become SmartccCC1Jobs, the others keep running real clang.
 void routeOutOfProcessJobs(Compilation &C, const Config &Cfg) {
   static std::string Self = selfPath();
   Counters Passthrough;
-  for (Command &Job : C.getJobs()) {
-    const auto &Args = Job.getArguments();
-    if (Job.InProcess || Args.empty() || StringRef(Args[0]) != "-cc1")
+  // JobList hands out its jobs only as const owners; replacing one in place is the one way to
+  // change how a job runs without changing how clang prints it.
+  auto &Jobs = const_cast<JobList::list_type &>(C.getJobs().getJobs());
+  for (std::unique_ptr<Command> &Job : Jobs) {
+    const auto &Args = Job->getArguments();
+    if (Job->InProcess || Args.empty() || StringRef(Args[0]) != "-cc1")
       continue;
     std::string Reason;
-    if (isEligibleCC1(ArrayRef(Args).slice(1), Cfg, Reason))
-      Job.replaceExecutable(Self.c_str());
-    else
+    if (!isEligibleCC1(ArrayRef(Args).slice(1), Cfg, Reason)) {
       Passthrough["passthrough." + Reason] += 1;
+      continue;
+    }
+    std::vector<InputInfo> Outputs;
+    for (const std::string &Out : Job->getOutputFilenames()) {
+      const char *Name = C.getArgs().MakeArgString(Out);
+      Outputs.emplace_back(types::TY_Object, Name, Name);
+    }
+    Job = std::make_unique<SmartccCC1Job>(*Job, Outputs, Self.c_str());
   }
   if (Cfg.Stats && !Passthrough.empty())
     consumeError(StatsStore(Cfg.effectiveStatsDir()).add(Passthrough));
@@ -277,7 +313,15 @@ int coreMain(int Argc, const char **Argv) {
   if (Argc >= 2 && StringRef(Argv[1]).starts_with("-cc1"))
     return runCC1Reentry(Argc, Argv);
 
-  SplitArgs S = splitSmartccArgs(Argc, Argv);
+  // Response files are expanded first, so that --smartcc-* options inside them are ours too.
+  BumpPtrAllocator Alloc; // owns the expanded arguments for the whole run
+  SmallVector<const char *, 256> All(Argv, Argv + Argc);
+  bool ClangCL = clang::driver::IsClangCL(getDriverMode(All[0], ArrayRef(All).slice(1)));
+  if (Error E = expandResponseFiles(All, ClangCL, Alloc, vfs::getRealFileSystem().get())) {
+    errs() << toString(std::move(E)) << '\n';
+    return 1;
+  }
+  SplitArgs S = splitSmartccArgs(int(All.size()), All.data());
   Expected<Config> Cfg = loadConfig(ConfigEnvironment::fromProcess(), S.Settings);
   if (!Cfg) {
     reportConfigError(Cfg.takeError());

@@ -1,5 +1,6 @@
 #include "driver/Eligibility.h"
 #include "clang/Frontend/CompilerInvocation.h"
+#include "llvm/Support/FileSystem.h"
 
 using namespace clang;
 
@@ -51,6 +52,12 @@ const char *passthroughReason(const CompilerInvocation &Inv) {
     return "objc_arc"; // ARC adds passes at three extension points
   if (FO.OutputFile.empty() || FO.OutputFile == "-")
     return "stdout_output";
+  // An existing output that is not a regular file (a pipe, /dev/stdout, a device) can be
+  // neither read back to measure nor replaced by rename.
+  llvm::sys::fs::file_status Status;
+  if (!llvm::sys::fs::status(FO.OutputFile, Status) &&
+      Status.type() != llvm::sys::fs::file_type::regular_file)
+    return "output_not_regular";
   if (CG.DisableLLVMPasses)
     return "llvm_passes_disabled";
   if (!Lang.Sanitize.empty() || CG.hasSanitizeCoverage() || CG.hasSanitizeBinaryMetadata())
