@@ -3,6 +3,7 @@
 // optimized (queries, -v, -###, links, diagnostics, exit codes, crash reports) is clang's.
 #include "driver/CoreDriver.h"
 #include "driver/CC1Entry.h"
+#include "driver/HarvestTargets.h"
 #include "driver/ProgramName.h"
 #include "driver/SmartccArgs.h"
 #include "driver/SmartccCommands.h"
@@ -185,6 +186,9 @@ int runDriver(SmallVector<const char *, 256> Args, const Config &Cfg) {
   StringSet<> SavedStrings;
   if (const char *Override = std::getenv("CCC_OVERRIDE_OPTIONS"))
     applyOverrideOptions(Args, Override, SavedStrings, "CCC_OVERRIDE_OPTIONS", &errs());
+  // The command as the user (and CCC_OVERRIDE_OPTIONS) wrote it, before the driver adds the
+  // mode and target implied by the program name: what a retargeted harvest compile repeats.
+  SmallVector<const char *, 256> HarvestArgs(Args.begin(), Args.end());
 
   // The driver's executable path decides resource dir, installed dir and the binary
   // out-of-process jobs run: always real clang's.
@@ -276,6 +280,8 @@ int runDriver(SmallVector<const char *, 256> Args, const Config &Cfg) {
     TimerGroup::printAll(errs());
     TimerGroup::clearAll();
   }
+  if (Res == 0 && !IsCrash)
+    harvestForOtherTargets(HarvestArgs, Cfg);
   // A job killed by a signal: die by the same signal, as clang does.
   if (CommandRes > 128 && CommandRes != 255) {
     sys::unregisterHandlers();

@@ -113,7 +113,7 @@ Error makeError(const Twine &Msg) {
 // ---------------------------------------------------------------------------------------------
 // The settings table.
 
-enum class SettingKind { Bool, Levels, MetricName, Count, PositiveCount, Growth, Path, CandidateList };
+enum class SettingKind { Bool, Levels, MetricName, Count, PositiveCount, Growth, Path, CandidateList, Targets };
 
 // A value parsed from any source, before it is stored in its Config field. Only the member
 // matching the setting's field type is meaningful.
@@ -228,6 +228,8 @@ const char *expectation(SettingKind K) {
     return "expected a path";
   case SettingKind::CandidateList:
     return "expected a comma-separated list of candidate names, or 'none'";
+  case SettingKind::Targets:
+    return "expected a comma-separated list of target triples";
   }
   return "";
 }
@@ -251,6 +253,8 @@ const char *tomlRequirement(SettingKind K) {
     return "must be a string";
   case SettingKind::CandidateList:
     return "must be an array of candidate names";
+  case SettingKind::Targets:
+    return "must be an array of target triples";
   }
   return "";
 }
@@ -335,6 +339,10 @@ std::optional<std::string> parseText(const Setting &S, StringRef Text, Value &V)
     for (const std::string &N : V.L)
       if (!isValidCandidateName(N))
         return ("'" + N + "' is not a valid candidate name (" + NameChars + ")");
+    return std::nullopt;
+  case SettingKind::Targets:
+    if (!splitList(Text, V.L))
+      return std::string(expectation(S.Kind));
     return std::nullopt;
   }
   return std::nullopt;
@@ -464,6 +472,10 @@ Error parseNode(const Setting &S, StringRef Name, StringRef Source, const toml::
     }
     return Error::success();
   }
+  case SettingKind::Targets:
+    if (!N.is_array())
+      return Wrong();
+    return readStringArray(Source, N, Name, V.L);
   }
   return Error::success();
 }
@@ -855,6 +867,7 @@ const char *metavar(SettingKind K) {
     return "[=BOOL]";
   case SettingKind::Levels:
   case SettingKind::CandidateList:
+  case SettingKind::Targets:
     return "=LIST";
   case SettingKind::MetricName:
     return "=NAME";

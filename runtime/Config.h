@@ -36,6 +36,7 @@ struct Config {
   bool Explain = false;                // print each TU's candidate table on stderr
   std::string HarvestDir;              // write pre-optimization bitcode of every TU here
   std::string SaveCandidatesDir;       // keep every candidate's object here, for inspection
+  std::vector<std::string> HarvestTargets; // with harvest: recompile each TU for these too
   std::vector<std::string> Candidates; // names of the candidates to evaluate, in order
   std::map<std::string, CandidateSpec> CandidateLibrary; // every candidate defined anywhere
 
