@@ -14,6 +14,7 @@
 #include "policies/env/Search.h"
 #include "runtime/CandidateRunner.h"
 #include "runtime/Config.h"
+#include "runtime/PerFunctionChoice.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/IR/LLVMContext.h"
@@ -90,6 +91,46 @@ Expected<EvalRow> evalCandidate(const CorpusModule &C, const CandidateSpec &Spec
   return R;
 }
 
+// Per-function choice among function-attribute options of the options space, e.g.
+// "perfunc:no-jump-tables"; never worse than clang (the mix is measured, clang kept if larger).
+Expected<EvalRow> evalPerFunction(const CorpusModule &C, StringRef Names, const EvalRow &Base) {
+  EvalRow R = Base;
+  Expected<ActionSpace> Options = loadActionSpace("options");
+  if (!Options)
+    return Options.takeError();
+  std::vector<FunctionAttrSet> Sets;
+  SmallVector<StringRef, 4> Parts;
+  Names.split(Parts, ',');
+  for (StringRef N : Parts) {
+    int I = Options->indexOf(N);
+    if (I < 0 || Options->Actions[I].FunctionAttrs.empty())
+      return createStringError(inconvertibleErrorCode(),
+                               "'%s' is not a function-attribute option", N.str().c_str());
+    Sets.push_back(Options->Actions[I].FunctionAttrs);
+  }
+  Expected<std::unique_ptr<CodegenContext>> CG = CodegenContext::fromCC1Args(C.Bench.CC1Args);
+  if (!CG)
+    return CG.takeError();
+  LLVMContext Ctx;
+  Expected<std::unique_ptr<Module>> M = loadBitcodeFile(C.Bench.BitcodePath, Ctx);
+  if (!M)
+    return M.takeError();
+  auto Start = std::chrono::steady_clock::now();
+  Expected<PerFunctionResult> P = choosePerFunction((*CG)->instance(), **M, Sets);
+  if (!P)
+    return P.takeError();
+  R.Seconds = since(Start);
+  bool Mixed = P->MixedBytes < Base.ClangBytes;
+  R.Bytes = Mixed ? P->MixedBytes : Base.ClangBytes;
+  R.IR = Mixed ? P->MixedIR : Base.ClangIR;
+  unsigned Changed = 0;
+  for (const auto &[F, Choice] : P->Choice)
+    Changed += Choice >= 0;
+  R.Sequence = std::to_string(Changed) + " of " + std::to_string(P->Choice.size()) +
+               " functions changed" + (Mixed ? "" : " (mix not smaller: clang kept)");
+  return R;
+}
+
 // Searches with the environment, then measures the best sequence both ways.
 Expected<EvalRow> evalSearch(const CorpusModule &C, StringRef Method, const EvalRow &Base) {
   EvalRow R = Base;
@@ -163,6 +204,8 @@ int evalModule(const CorpusModule &C, const Config &Cfg, const std::string &Path
           R = evalCandidate(C, It->second, Base);
         else
           R = createStringError(inconvertibleErrorCode(), "no candidate '%s'", Name.c_str());
+      } else if (StringRef(M).starts_with("perfunc:")) {
+        R = evalPerFunction(C, StringRef(M).drop_front(8), Base);
       } else {
         R = evalSearch(C, M, Base);
       }

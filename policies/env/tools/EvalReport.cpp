@@ -77,7 +77,10 @@ void writeMarkdown(const std::vector<EvalRow> &Rows, const std::string &Title, r
      << "| method | modules | bytes geomean [min, max] | IR geomean [min, max] | smaller / "
         "larger than -Oz | time / -Oz | failed |\n|---|---|---|---|---|---|---|\n";
   for (const auto &[Method, S] : ByMethod)
-    OS << format("| %s | %u | %.4f [%.3f, %.3f] | %.4f [%.3f, %.3f] | %u / %u | %.2f | %u |\n",
+    if (!S.N)
+      OS << "| " << Method << " | 0 | - | - | - | - | " << S.Failed << " |\n";
+    else
+      OS << format("| %s | %u | %.4f [%.3f, %.3f] | %.4f [%.3f, %.3f] | %u / %u | %.2f | %u |\n",
                  Method.c_str(), S.N, S.geoBytes(), S.MinB, S.MaxB, S.geoIR(), S.MinIR, S.MaxIR,
                  S.Smaller, S.Larger, S.ClangSeconds > 0 ? S.Seconds / S.ClangSeconds : 0.0,
                  S.Failed);

@@ -1,0 +1,19 @@
+// Bytes of each function in an object file (ELF symbol sizes of defined functions), so that
+// decisions can be judged per function and not only per module.
+#pragma once
+#include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBufferRef.h"
+#include <cstdint>
+#include <map>
+#include <string>
+
+namespace smartcc {
+
+llvm::Expected<std::map<std::string, uint64_t>> functionSizes(llvm::MemoryBufferRef Object);
+
+// For an object compiled with function sections: each function's .text.F plus .rodata.F (its
+// jump tables), which symbol sizes alone do not show.
+llvm::Expected<std::map<std::string, uint64_t>>
+functionSectionSizes(llvm::MemoryBufferRef Object);
+
+} // namespace smartcc
