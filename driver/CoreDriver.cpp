@@ -281,7 +281,7 @@ int runDriver(SmallVector<const char *, 256> Args, const Config &Cfg) {
     TimerGroup::clearAll();
   }
   if (Res == 0 && !IsCrash)
-    harvestForOtherTargets(HarvestArgs, Cfg);
+    harvestForOtherTargets(HarvestArgs, *C, Cfg);
   // A job killed by a signal: die by the same signal, as clang does.
   if (CommandRes > 128 && CommandRes != 255) {
     sys::unregisterHandlers();

@@ -22,12 +22,15 @@ namespace smartcc {
 
 namespace {
 
-// Commands whose second compile would have visible effects (printing, side files).
+// Commands whose second compile would have visible effects: printing (-v, queries such as
+// -print-prog-name, whose answers configure scripts capture from stdout) or side files.
 bool unsafeToRepeat(ArrayRef<const char *> Args) {
   for (const char *A : Args.drop_front()) {
     StringRef S(A);
     if (S == "-v" || S == "-###" || S.starts_with("-MJ") || S.starts_with("-save-temps") ||
-        S == "-E" || S == "-M" || S == "-MM" || S.starts_with("-ftime-trace"))
+        S == "-E" || S == "-M" || S == "-MM" || S.starts_with("-ftime-trace") ||
+        S.starts_with("-print") || S.starts_with("--print") || S.starts_with("-dump") ||
+        S == "--version" || S == "-help" || S == "--help")
       return true;
   }
   return false;
@@ -72,8 +75,15 @@ void compileQuietly(const std::string &Self, std::vector<std::string> CC1Args,
 
 } // namespace
 
-void harvestForOtherTargets(ArrayRef<const char *> Args, const Config &Cfg) {
+void harvestForOtherTargets(ArrayRef<const char *> Args, const Compilation &Done,
+                            const Config &Cfg) {
   if (Cfg.HarvestDir.empty() || Cfg.HarvestTargets.empty() || unsafeToRepeat(Args))
+    return;
+  // Only commands that compiled something are repeated; queries never build jobs.
+  bool Compiled = false;
+  for (const Command &Job : Done.getJobs())
+    Compiled |= !Job.getArguments().empty() && StringRef(Job.getArguments()[0]) == "-cc1";
+  if (!Compiled)
     return;
   std::string Self = sys::fs::getMainExecutable(nullptr, (void *)&harvestForOtherTargets);
   std::vector<std::string> Env = childEnvironment();

@@ -7,7 +7,12 @@
 #include "runtime/Config.h"
 #include "llvm/ADT/ArrayRef.h"
 
+namespace clang::driver {
+class Compilation;
+}
+
 namespace smartcc {
-// Args: the expanded command line, argv[0] first.
-void harvestForOtherTargets(llvm::ArrayRef<const char *> Args, const Config &Cfg);
+// Args: the expanded command line, argv[0] first; Done: the compilation that just succeeded.
+void harvestForOtherTargets(llvm::ArrayRef<const char *> Args,
+                            const clang::driver::Compilation &Done, const Config &Cfg);
 }
