@@ -3,6 +3,7 @@
 #include "runtime/Stats.h"
 #include "runtime/TUOptimizer.h"
 #include "runtime/BuildInfo.h"
+#include "runtime/LLVMTargets.h"
 #include "clang/Basic/DiagnosticFrontend.h"
 #include "clang/CodeGen/ObjectFilePCHContainerWriter.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -39,14 +40,9 @@ int runRealClangCC1(ArrayRef<const char *> Args, CC1Mode Mode) {
     errs() << "smartcc: error: cannot execute '" << Clang << "'\n";
     return 1;
   }
-  std::vector<StringRef> Argv{Clang, "-cc1"};
-  Argv.insert(Argv.end(), Args.begin(), Args.end());
-  std::string Error;
-  bool Failed = false;
-  int RC = sys::ExecuteAndWait(Clang, Argv, std::nullopt, {}, 0, 0, &Error, &Failed);
-  if (Failed)
-    errs() << "smartcc: error: cannot execute '" << Clang << "': " << Error << "\n";
-  return RC;
+  std::vector<const char *> WithCC1{"-cc1"};
+  WithCC1.insert(WithCC1.end(), Args.begin(), Args.end());
+  return runRealClangTool(WithCC1);
 }
 
 int runRealClangTool(ArrayRef<const char *> Args) {
@@ -62,17 +58,6 @@ int runRealClangTool(ArrayRef<const char *> Args) {
 }
 
 namespace {
-
-void initializeTargets() {
-  static bool Done = [] {
-    InitializeAllTargets();
-    InitializeAllTargetMCs();
-    InitializeAllAsmPrinters();
-    InitializeAllAsmParsers();
-    return true;
-  }();
-  (void)Done;
-}
 
 // As clang's cc1: an LLVM fatal error becomes a clang diagnostic and exit status 70 (which
 // makes the driver produce its crash report) or 1.
@@ -111,7 +96,7 @@ bool isEligibleCC1(ArrayRef<const char *> Args, const Config &Cfg, std::string &
 }
 
 int runCC1(ArrayRef<const char *> Args, const Config &Cfg, CC1Mode Mode) {
-  initializeTargets();
+  initializeLLVMTargetsOnce();
   auto PCHOps = std::make_shared<clang::PCHContainerOperations>();
   PCHOps->registerWriter(std::make_unique<clang::ObjectFilePCHContainerWriter>());
   PCHOps->registerReader(std::make_unique<clang::ObjectFilePCHContainerReader>());

@@ -1,5 +1,6 @@
 #include "runtime/CandidateRunner.h"
 #include "runtime/ClangBackend.h"
+#include "runtime/FileDescriptorIO.h"
 #include "runtime/PipelineBuilder.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "llvm/ADT/SmallString.h"
@@ -54,19 +55,6 @@ void addFunctionAttributes(Module &M, const CandidateSpec &Spec) {
     if (!F.isDeclaration())
       for (const auto &[Key, Value] : Spec.FunctionAttrs)
         F.addFnAttr(Key, Value);
-}
-
-bool writeAll(int Fd, const char *Data, size_t Len) {
-  while (Len) {
-    ssize_t N = ::write(Fd, Data, Len);
-    if (N < 0 && errno == EINTR)
-      continue;
-    if (N <= 0)
-      return false;
-    Data += N;
-    Len -= size_t(N);
-  }
-  return true;
 }
 
 } // namespace

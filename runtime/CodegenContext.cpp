@@ -1,5 +1,6 @@
 #include "runtime/CodegenContext.h"
 #include "runtime/ClangBackend.h"
+#include "runtime/LLVMTargets.h"
 #include "runtime/PipelineBuilder.h"
 #include "clang/Basic/DiagnosticOptions.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -29,24 +30,13 @@ struct FirstErrorConsumer : clang::DiagnosticConsumer {
   }
 };
 
-void initializeTargetsOnce() {
-  static bool Done = [] {
-    InitializeAllTargets();
-    InitializeAllTargetMCs();
-    InitializeAllAsmPrinters();
-    InitializeAllAsmParsers();
-    return true;
-  }();
-  (void)Done;
-}
-
 } // namespace
 
 CodegenContext::~CodegenContext() = default;
 
 Expected<std::unique_ptr<CodegenContext>>
 CodegenContext::fromCC1Args(const std::vector<std::string> &Args) {
-  initializeTargetsOnce();
+  initializeLLVMTargetsOnce();
   std::vector<const char *> Argv;
   for (const std::string &A : Args)
     Argv.push_back(A.c_str());

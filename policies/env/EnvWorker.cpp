@@ -1,4 +1,5 @@
 #include "policies/env/EnvWorker.h"
+#include "runtime/FileDescriptorIO.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
@@ -24,18 +25,7 @@ bool writeMessage(int Fd, const std::string &Text) {
   uint32_t Len = Text.size();
   std::string Buf(reinterpret_cast<const char *>(&Len), 4);
   Buf += Text;
-  const char *P = Buf.data();
-  size_t Left = Buf.size();
-  while (Left) {
-    ssize_t N = ::write(Fd, P, Left);
-    if (N < 0 && errno == EINTR)
-      continue;
-    if (N <= 0)
-      return false;
-    P += N;
-    Left -= size_t(N);
-  }
-  return true;
+  return writeAll(Fd, Buf.data(), Buf.size());
 }
 
 bool readExactly(int Fd, char *P, size_t Len, int TimeoutMs) {

@@ -28,6 +28,20 @@ Expected<uint64_t> play(CompilerEnv &Env, const Benchmark &B, const std::vector<
   return objectiveValue(Env, O);
 }
 
+// A search's starting point: the unmodified module is the best so far; clang is the mark.
+Expected<SearchResult> startSearch(CompilerEnv &Env, const Benchmark &B, Objective O) {
+  SearchResult R;
+  Expected<uint64_t> Initial = play(Env, B, {}, O);
+  if (!Initial)
+    return Initial.takeError();
+  Expected<uint64_t> Clang = clangValue(Env, O);
+  if (!Clang)
+    return Clang.takeError();
+  R.BestValue = *Initial;
+  R.ClangValue = *Clang;
+  return R;
+}
+
 } // namespace
 
 Expected<uint64_t> objectiveValue(CompilerEnv &Env, Objective O) {
@@ -39,15 +53,10 @@ Expected<uint64_t> objectiveValue(CompilerEnv &Env, Objective O) {
 Expected<SearchResult> bestOf(CompilerEnv &Env, const Benchmark &B,
                               const std::vector<std::vector<size_t>> &Sequences, Objective O) {
   auto Start = std::chrono::steady_clock::now();
-  SearchResult R;
-  Expected<uint64_t> Initial = play(Env, B, {}, O);
-  if (!Initial)
-    return Initial.takeError();
-  Expected<uint64_t> Clang = clangValue(Env, O);
-  if (!Clang)
-    return Clang.takeError();
-  R.BestValue = *Initial;
-  R.ClangValue = *Clang;
+  Expected<SearchResult> Started = startSearch(Env, B, O);
+  if (!Started)
+    return Started.takeError();
+  SearchResult R = std::move(*Started);
   for (const std::vector<size_t> &Seq : Sequences) {
     Expected<uint64_t> V = play(Env, B, Seq, O);
     if (!V)
@@ -75,15 +84,10 @@ Expected<SearchResult> randomSearch(CompilerEnv &Env, const Benchmark &B, unsign
 Expected<SearchResult> greedySearch(CompilerEnv &Env, const Benchmark &B, unsigned MaxSteps,
                                     Objective O) {
   auto Start = std::chrono::steady_clock::now();
-  SearchResult R;
-  Expected<uint64_t> Initial = play(Env, B, {}, O);
-  if (!Initial)
-    return Initial.takeError();
-  Expected<uint64_t> Clang = clangValue(Env, O);
-  if (!Clang)
-    return Clang.takeError();
-  R.BestValue = *Initial;
-  R.ClangValue = *Clang;
+  Expected<SearchResult> Started = startSearch(Env, B, O);
+  if (!Started)
+    return Started.takeError();
+  SearchResult R = std::move(*Started);
   for (unsigned Step = 0; Step < MaxSteps; ++Step) {
     std::optional<size_t> BestAction;
     uint64_t BestHere = R.BestValue;

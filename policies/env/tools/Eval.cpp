@@ -57,17 +57,35 @@ double since(std::chrono::steady_clock::time_point T) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - T).count();
 }
 
+// A module ready to compile as clang would: its codegen context and its pre-optimization IR.
+struct Loaded {
+  std::unique_ptr<CodegenContext> CG;
+  std::unique_ptr<LLVMContext> Ctx = std::make_unique<LLVMContext>();
+  std::unique_ptr<Module> M;
+};
+
+Expected<Loaded> load(const CorpusModule &C) {
+  Loaded L;
+  Expected<std::unique_ptr<CodegenContext>> CG = CodegenContext::fromCC1Args(C.Bench.CC1Args);
+  if (!CG)
+    return CG.takeError();
+  L.CG = std::move(*CG);
+  Expected<std::unique_ptr<Module>> M = loadBitcodeFile(C.Bench.BitcodePath, *L.Ctx);
+  if (!M)
+    return M.takeError();
+  L.M = std::move(*M);
+  return std::move(L);
+}
+
 // A candidate from smartcc's library, applied outside a compile.
 Expected<EvalRow> evalCandidate(const CorpusModule &C, const CandidateSpec &Spec,
                                 const EvalRow &Base) {
   EvalRow R = Base;
-  Expected<std::unique_ptr<CodegenContext>> CG = CodegenContext::fromCC1Args(C.Bench.CC1Args);
-  if (!CG)
-    return CG.takeError();
-  LLVMContext Ctx;
-  Expected<std::unique_ptr<Module>> M = loadBitcodeFile(C.Bench.BitcodePath, Ctx);
-  if (!M)
-    return M.takeError();
+  Expected<Loaded> L = load(C);
+  if (!L)
+    return L.takeError();
+  std::unique_ptr<CodegenContext> &CG = L->CG;
+  std::unique_ptr<Module> &M = L->M;
   auto Start = std::chrono::steady_clock::now();
   if (!Spec.LLVMArgs.empty()) { // this process evaluates one module: global options are fine
     std::vector<const char *> Argv{"smartcc-eval"};
@@ -75,15 +93,15 @@ Expected<EvalRow> evalCandidate(const CorpusModule &C, const CandidateSpec &Spec
       Argv.push_back(A.c_str());
     cl::ParseCommandLineOptions(Argv.size(), Argv.data(), "", &nulls());
   }
-  for (Function &F : **M)
+  for (Function &F : *M)
     if (!F.isDeclaration())
       for (const auto &[K, V] : Spec.FunctionAttrs)
         F.addFnAttr(K, V);
-  if (Error E = (*CG)->optimize(**M, Spec))
+  if (Error E = CG->optimize(*M, Spec))
     return std::move(E);
-  R.IR = countIRInstructions(**M);
+  R.IR = countIRInstructions(*M);
   SmallVector<char, 0> Obj;
-  Expected<ObjectSize> Size = (*CG)->emitObject(**M, Obj);
+  Expected<ObjectSize> Size = CG->emitObject(*M, Obj);
   if (!Size)
     return Size.takeError();
   R.Bytes = Size->AllocBytes;
@@ -108,15 +126,11 @@ Expected<EvalRow> evalPerFunction(const CorpusModule &C, StringRef Names, const 
                                "'%s' is not a function-attribute option", N.str().c_str());
     Sets.push_back(Options->Actions[I].FunctionAttrs);
   }
-  Expected<std::unique_ptr<CodegenContext>> CG = CodegenContext::fromCC1Args(C.Bench.CC1Args);
-  if (!CG)
-    return CG.takeError();
-  LLVMContext Ctx;
-  Expected<std::unique_ptr<Module>> M = loadBitcodeFile(C.Bench.BitcodePath, Ctx);
-  if (!M)
-    return M.takeError();
+  Expected<Loaded> L = load(C);
+  if (!L)
+    return L.takeError();
   auto Start = std::chrono::steady_clock::now();
-  Expected<PerFunctionResult> P = choosePerFunction((*CG)->instance(), **M, Sets);
+  Expected<PerFunctionResult> P = choosePerFunction(L->CG->instance(), *L->M, Sets);
   if (!P)
     return P.takeError();
   R.Seconds = since(Start);
