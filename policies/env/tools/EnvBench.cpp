@@ -7,6 +7,7 @@
 #include "policies/env/Corpus.h"
 #include "policies/env/CompilerEnv.h"
 #include "runtime/CandidateRunner.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
@@ -90,6 +91,10 @@ int main(int Argc, const char **Argv) {
   sys::fs::createUniqueDirectory("smartcc-envbench", Tmp);
   double InProcess = 0, ByOpt = 0;
   uint64_t InSteps = 0, OptSteps = 0, Mismatches = 0, Hits = 0;
+  // Per module-size band: the ratio depends on size (opt's process start-up dominates on small
+  // modules, the passes themselves on large ones), so one aggregate hides the distribution.
+  struct Band { const char *Name; uint64_t Max; double In = 0, Opt = 0; uint64_t Steps = 0; };
+  Band Bands[] = {{"< 500", 500}, {"500-2k", 2000}, {"2k-5k", 5000}, {">= 5k", UINT64_MAX}};
   CompilerEnv Env(*Space, EnvOptions{RewardKind::IRInstructions, Steps});
   for (size_t K = 0; K < Chosen.size(); ++K) {
     const CorpusModule &C = Chosen[K];
@@ -107,8 +112,11 @@ int main(int Argc, const char **Argv) {
       Hits += R.CacheHit;
       InIR.push_back(Env.irInstructions());
     }
-    InProcess += seconds(Start);
+    double InSeconds = seconds(Start);
+    InProcess += InSeconds;
     InSteps += Seq.size();
+    Band &B = *llvm::find_if(Bands, [&](const Band &X) { return C.IRInstructions < X.Max; });
+    B.In += InSeconds;
 
     LLVMContext Ctx;
     std::string Cur = (Tmp + "/in.bc").str(), Next = (Tmp + "/out.bc").str();
@@ -122,13 +130,22 @@ int main(int Argc, const char **Argv) {
       std::swap(Cur, Next);
       ++OptSteps;
     }
-    ByOpt += seconds(Start);
+    double OptSeconds = seconds(Start);
+    ByOpt += OptSeconds;
+    B.Opt += OptSeconds;
+    B.Steps += Seq.size();
     outs() << format("[%zu/%zu] %-50s %6llu IR  in-process %7.1f steps/s  opt %6.1f steps/s\n",
                      K + 1, Chosen.size(), C.Bench.Name.substr(0, 50).c_str(),
                      (unsigned long long)C.IRInstructions, InSteps / std::max(1e-9, InProcess),
                      OptSteps / std::max(1e-9, ByOpt));
   }
   sys::fs::remove_directories(Tmp);
+  for (const Band &B : Bands)
+    if (B.Steps)
+      outs() << format("IR %-7s %5llu steps: in-process %7.1f steps/s, opt %6.1f steps/s, "
+                       "ratio %5.1fx\n",
+                       B.Name, (unsigned long long)B.Steps, B.Steps / B.In, B.Steps / B.Opt,
+                       B.Opt / B.In);
   double InRate = InSteps / std::max(1e-9, InProcess), OptRate = OptSteps / std::max(1e-9, ByOpt);
   outs() << format("in-process: %llu steps in %.2f s = %.1f steps/s (%llu state-cache hits)\n",
                    (unsigned long long)InSteps, InProcess, InRate, (unsigned long long)Hits)
