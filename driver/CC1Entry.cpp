@@ -92,7 +92,7 @@ bool isEligibleCC1(ArrayRef<const char *> Args, const Config &Cfg, std::string &
   }
   Eligibility E = classifyCompile(*Inv, Cfg);
   Reason = E.Reason;
-  return E.Eligible;
+  return E.Eligible || E.HarvestOnly;
 }
 
 int runCC1(ArrayRef<const char *> Args, const Config &Cfg, CC1Mode Mode) {
@@ -110,7 +110,7 @@ int runCC1(ArrayRef<const char *> Args, const Config &Cfg, CC1Mode Mode) {
   Eligibility E;
   if (Success)
     E = classifyCompile(*Inv, Cfg);
-  if (!Success || !E.Eligible) {
+  if (!Success || (!E.Eligible && !E.HarvestOnly)) {
     countPassthrough(Cfg, Success ? E.Reason : "unparsed_cc1");
     return runRealClangCC1(Args, Mode);
   }
@@ -124,7 +124,8 @@ int runCC1(ArrayRef<const char *> Args, const Config &Cfg, CC1Mode Mode) {
   install_fatal_error_handler(reportFatalAsDiagnostic, &Clang->getDiagnostics());
   DiagsBuffer->FlushDiagnostics(Clang->getDiagnostics());
 
-  TUOptimizer Optimizer(*Clang, Cfg, E.Level, std::vector<std::string>(Args.begin(), Args.end()));
+  TUOptimizer Optimizer(*Clang, Cfg, E.Level, std::vector<std::string>(Args.begin(), Args.end()),
+                        /*HarvestOnly=*/!E.Eligible);
   Optimizer.attach();
   Success = clang::ExecuteCompilerInvocation(Clang.get());
   Optimizer.finish(Success);

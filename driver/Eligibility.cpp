@@ -8,12 +8,12 @@ namespace smartcc {
 
 namespace {
 
-std::string sizeLevel(const CodeGenOptions &CG) {
+std::string levelName(const CodeGenOptions &CG) {
   if (CG.OptimizationLevel == 2 && CG.OptimizeSize == 2)
     return "Oz";
   if (CG.OptimizationLevel == 2 && CG.OptimizeSize == 1)
     return "Os";
-  return "";
+  return "O" + std::to_string(CG.OptimizationLevel);
 }
 
 // The first reason a compile must stay clang's, or "" if there is none.
@@ -100,13 +100,14 @@ Eligibility classifyCompile(const CompilerInvocation &Inv, const Config &Cfg) {
     E.Reason = Reason;
     return E;
   }
-  E.Level = sizeLevel(Inv.getCodeGenOpts());
-  if (E.Level.empty())
+  E.Level = levelName(Inv.getCodeGenOpts());
+  if (E.Level != "Oz" && E.Level != "Os")
     E.Reason = "not_size_level";
   else if (!Cfg.takesOver(E.Level))
     E.Reason = "level_not_enabled";
   else
     E.Eligible = true;
+  E.HarvestOnly = !E.Eligible && !Cfg.HarvestDir.empty();
   return E;
 }
 

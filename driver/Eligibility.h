@@ -15,8 +15,11 @@ namespace smartcc {
 
 struct Eligibility {
   bool Eligible = false;
+  // Not optimized, but in harvest mode its module is still collected: an ordinary compile at
+  // a level smartcc does not take over (e.g. the -O0 variant of harvest_o0).
+  bool HarvestOnly = false;
   std::string Reason; // a stats reason when not eligible (e.g. "not_size_level")
-  std::string Level;  // "Oz" or "Os" when eligible
+  std::string Level;  // "Oz", "Os", "O0", "O1", "O2", "O3"
 };
 
 Eligibility classifyCompile(const clang::CompilerInvocation &Inv, const Config &Cfg);

@@ -77,7 +77,8 @@ void compileQuietly(const std::string &Self, std::vector<std::string> CC1Args,
 
 void harvestForOtherTargets(ArrayRef<const char *> Args, const Compilation &Done,
                             const Config &Cfg) {
-  if (Cfg.HarvestDir.empty() || Cfg.HarvestTargets.empty() || unsafeToRepeat(Args))
+  if (Cfg.HarvestDir.empty() || (Cfg.HarvestTargets.empty() && !Cfg.HarvestO0) ||
+      unsafeToRepeat(Args))
     return;
   // Only commands that compiled something are repeated; queries never build jobs.
   bool Compiled = false;
@@ -87,11 +88,19 @@ void harvestForOtherTargets(ArrayRef<const char *> Args, const Compilation &Done
     return;
   std::string Self = sys::fs::getMainExecutable(nullptr, (void *)&harvestForOtherTargets);
   std::vector<std::string> Env = childEnvironment();
-  for (const std::string &Target : Cfg.HarvestTargets) {
+  // Each variant appends arguments (the last --target or -O wins): other targets, and the
+  // CompilerGym-style -O0 module (noinline, no optnone, no size attributes).
+  std::vector<std::vector<std::string>> Variants;
+  for (const std::string &Target : Cfg.HarvestTargets)
+    Variants.push_back({"--target=" + Target});
+  if (Cfg.HarvestO0)
+    Variants.push_back({"-O0", "-Xclang", "-disable-O0-optnone"});
+  for (const std::vector<std::string> &Extra : Variants) {
     BumpPtrAllocator A;
     StringSaver Saver(A);
     SmallVector<const char *, 256> Retargeted(Args.begin(), Args.end());
-    Retargeted.push_back(Saver.save("--target=" + Target).data()); // the last --target wins
+    for (const std::string &X : Extra)
+      Retargeted.push_back(Saver.save(X).data());
     clang::DiagnosticOptions DiagOpts;
     clang::DiagnosticsEngine Diags(clang::DiagnosticIDs::create(), DiagOpts,
                                    new clang::IgnoringDiagConsumer());

@@ -37,6 +37,7 @@ struct Config {
   std::string HarvestDir;              // write pre-optimization bitcode of every TU here
   std::string SaveCandidatesDir;       // keep every candidate's object here, for inspection
   std::vector<std::string> HarvestTargets; // with harvest: recompile each TU for these too
+  bool HarvestO0 = false;                  // with harvest: and at -O0 without optnone
   std::vector<std::string> Candidates; // names of the candidates to evaluate, in order
   std::map<std::string, CandidateSpec> CandidateLibrary; // every candidate defined anywhere
 

@@ -67,8 +67,9 @@ void appendLine(const std::string &Path, const std::string &Line) {
 } // namespace
 
 TUOptimizer::TUOptimizer(clang::CompilerInstance &CI, const Config &Cfg, std::string Level,
-                         std::vector<std::string> CC1Args)
-    : CI(CI), Cfg(Cfg), Level(std::move(Level)), CC1Args(std::move(CC1Args)) {}
+                         std::vector<std::string> CC1Args, bool HarvestOnly)
+    : CI(CI), Cfg(Cfg), Level(std::move(Level)), CC1Args(std::move(CC1Args)),
+      HarvestOnly(HarvestOnly) {}
 
 // Configure and CMake probe programs are build-system noise, not code anyone ships.
 static bool isBuildProbe(StringRef Source, StringRef Directory) {
@@ -117,6 +118,8 @@ void TUOptimizer::onPipelineStart(Module &M) {
   Started = true;
   if (!Cfg.HarvestDir.empty())
     harvest(M);
+  if (HarvestOnly)
+    return;
   std::vector<CandidateSpec> Specs = Cfg.enabledCandidates();
   IsReplica.assign(Specs.size(), false);
   // With -S or the IR metric, clang's own output says nothing about its object size or IR,
@@ -145,6 +148,15 @@ void TUOptimizer::finish(bool CompileSucceeded) {
   if (!CompileSucceeded) {
     if (Pool)
       Pool->cancel();
+    return;
+  }
+  if (HarvestOnly) {
+    if (Cfg.Stats && Started)
+      consumeError(StatsStore(Cfg.effectiveStatsDir())
+                       .add({{HarvestSkipped          ? "harvest.skipped_probe"
+                              : HarvestError.empty() ? "harvest.written"
+                                                     : "error.harvest",
+                              1}}));
     return;
   }
   TUDecision D;

@@ -20,8 +20,10 @@ namespace smartcc {
 
 class TUOptimizer {
 public:
+  // HarvestOnly: the compile is not optimized, only harvested (it runs no candidates and
+  // makes no decision).
   TUOptimizer(clang::CompilerInstance &CI, const Config &Cfg, std::string Level,
-              std::vector<std::string> CC1Args = {});
+              std::vector<std::string> CC1Args = {}, bool HarvestOnly = false);
   void attach();
   void finish(bool CompileSucceeded);
 
@@ -36,6 +38,7 @@ private:
   const Config &Cfg;
   std::string Level;
   std::vector<std::string> CC1Args; // for the harvest record
+  bool HarvestOnly = false;
   std::string HarvestError;
   bool HarvestSkipped = false;
   bool EmitAssembly = false;

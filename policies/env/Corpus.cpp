@@ -8,7 +8,7 @@ using namespace llvm;
 
 namespace smartcc {
 
-Expected<std::vector<CorpusModule>> readCorpus(const std::string &Dir) {
+Expected<std::vector<CorpusModule>> readCorpus(const std::string &Dir, const std::string &Level) {
   SmallString<256> IndexPath(Dir);
   sys::path::append(IndexPath, "index.jsonl");
   ErrorOr<std::unique_ptr<MemoryBuffer>> Index = MemoryBuffer::getFile(IndexPath);
@@ -46,6 +46,9 @@ Expected<std::vector<CorpusModule>> readCorpus(const std::string &Dir) {
     C.Package = MO.getString("package").value_or("").str();
     C.Source = MO.getString("source").value_or("").str();
     C.Target = MO.getString("target").value_or("").str();
+    C.Level = MO.getString("level").value_or("").str();
+    if (!Level.empty() && C.Level != Level)
+      continue;
     C.IRInstructions = uint64_t(MO.getInteger("ir_instructions").value_or(0));
     C.Bench.Name = (C.Package.empty() ? "" : C.Package + "/") + C.Source;
     C.Bench.BitcodePath = BC.str().str();

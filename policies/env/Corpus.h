@@ -11,9 +11,12 @@ namespace smartcc {
 struct CorpusModule {
   Benchmark Bench;
   std::string Hash, Package, Source, Target;
+  std::string Level; // the -O level it was harvested at: "Oz", or "O0" for CompilerGym-style
   uint64_t IRInstructions = 0;
 };
 
-llvm::Expected<std::vector<CorpusModule>> readCorpus(const std::string &Dir);
+// Level: keep only modules harvested at this level ("" = all).
+llvm::Expected<std::vector<CorpusModule>> readCorpus(const std::string &Dir,
+                                                     const std::string &Level = "Oz");
 
 } // namespace smartcc

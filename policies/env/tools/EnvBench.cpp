@@ -25,6 +25,8 @@ using namespace smartcc;
 
 static cl::opt<std::string> CorpusDir("corpus", cl::desc("harvested corpus directory"),
                                       cl::Required);
+static cl::opt<std::string> Level("level", cl::desc("modules harvested at this level"),
+                                  cl::init("Oz"));
 static cl::opt<unsigned> Modules("modules", cl::desc("modules to use"), cl::init(20));
 static cl::opt<unsigned> Steps("steps", cl::desc("random actions per module"), cl::init(45));
 static cl::opt<std::string> SpaceName("space", cl::desc("action space (pass actions are used)"),
@@ -67,7 +69,7 @@ bool optStep(const std::string &In, const std::string &Out, const std::string &P
 int main(int Argc, const char **Argv) {
   InitLLVM X(Argc, Argv);
   cl::ParseCommandLineOptions(Argc, Argv, "smartcc environment step-rate benchmark\n");
-  Expected<std::vector<CorpusModule>> Corpus = readCorpus(CorpusDir);
+  Expected<std::vector<CorpusModule>> Corpus = readCorpus(CorpusDir, Level);
   Expected<ActionSpace> Space = loadActionSpaces(SpaceName);
   if (!Corpus || !Space) {
     errs() << "smartcc-envbench: error: "

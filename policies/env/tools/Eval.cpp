@@ -37,6 +37,10 @@ using namespace llvm;
 using namespace smartcc;
 
 static cl::opt<std::string> CorpusDir("corpus", cl::desc("harvested corpus"), cl::Required);
+static cl::opt<std::string> Level("level",
+                                  cl::desc("modules harvested at this level: Oz (default), or O0 "
+                                           "for the CompilerGym-style setting"),
+                                  cl::init("Oz"));
 static cl::opt<std::string> OutDir("out", cl::desc("output directory"), cl::Required);
 static cl::list<std::string> Methods("method", cl::desc("method to evaluate (repeatable)"));
 static cl::opt<std::string> SpaceName("space", cl::desc("action space for searches"),
@@ -244,7 +248,7 @@ int main(int Argc, const char **Argv) {
   cl::ParseCommandLineOptions(Argc, Argv, "smartcc evaluation harness\n");
   if (Methods.empty())
     Methods.push_back("oz");
-  Expected<std::vector<CorpusModule>> Corpus = readCorpus(CorpusDir);
+  Expected<std::vector<CorpusModule>> Corpus = readCorpus(CorpusDir, Level);
   ConfigEnvironment CE = ConfigEnvironment::fromProcess();
   Expected<Config> Cfg = loadConfig(CE, {});
   if (!Corpus || !Cfg) {
