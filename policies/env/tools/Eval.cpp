@@ -10,6 +10,7 @@
 // Every module is evaluated in its own process (parallel, and a crash costs one module). Rows
 // are written per module under OUT/rows/, so an interrupted sweep resumes where it stopped.
 #include "EvalReport.h"
+#include "ModulePool.h"
 #include "policies/env/Corpus.h"
 #include "policies/env/Search.h"
 #include "runtime/CandidateRunner.h"
@@ -81,6 +82,26 @@ Expected<Loaded> load(const CorpusModule &C) {
   return std::move(L);
 }
 
+// Replays Seq and records its finished IR and object bytes (and the sequence) in R.
+Expected<EvalRow> measureSequence(CompilerEnv &Env, const CorpusModule &C,
+                                  const std::vector<size_t> &Seq, EvalRow R) {
+  if (Error E = Env.reset(C.Bench))
+    return std::move(E);
+  for (size_t A : Seq) {
+    Env.step(A);
+    R.Sequence += (R.Sequence.empty() ? "" : " ") + Env.actions().Actions[A].Name;
+  }
+  Expected<uint64_t> IR = Env.finishedIRInstructions();
+  if (!IR)
+    return IR.takeError();
+  R.IR = *IR;
+  Expected<uint64_t> Bytes = Env.objectBytes();
+  if (!Bytes)
+    return Bytes.takeError();
+  R.Bytes = *Bytes;
+  return R;
+}
+
 // A candidate from smartcc's library, applied outside a compile.
 Expected<EvalRow> evalCandidate(const CorpusModule &C, const CandidateSpec &Spec,
                                 const EvalRow &Base) {
@@ -149,6 +170,53 @@ Expected<EvalRow> evalPerFunction(const CorpusModule &C, StringRef Names, const 
   return R;
 }
 
+// Best-of-K over a mined core set (smartcc-coreset's coreset.json), e.g. "coreset:cs.json:10".
+Expected<EvalRow> evalCoreset(const CorpusModule &C, StringRef Arg, const EvalRow &Base) {
+  EvalRow R = Base;
+  auto [File, KText] = Arg.rsplit(':');
+  unsigned K = 0;
+  if (KText.getAsInteger(10, K)) { // no ":K": the whole set
+    File = Arg;
+    K = ~0u;
+  }
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(File);
+  if (!Buf)
+    return createStringError(Buf.getError(), "%s: %s", File.str().c_str(),
+                             Buf.getError().message().c_str());
+  Expected<json::Value> J = json::parse((*Buf)->getBuffer());
+  if (!J)
+    return J.takeError();
+  const json::Object *O = J->getAsObject();
+  Expected<ActionSpace> Space = loadActionSpaces(O->getString("space").value_or("").str());
+  if (!Space)
+    return Space.takeError();
+  std::vector<std::vector<size_t>> Seqs;
+  for (const json::Value &V : *O->getArray("sequences")) {
+    if (Seqs.size() == K)
+      break;
+    std::vector<size_t> Seq;
+    SmallVector<StringRef, 64> Names;
+    V.getAsString().value_or("").split(Names, ' ', -1, false);
+    for (StringRef N : Names) {
+      int I = Space->indexOf(N);
+      if (I < 0)
+        return createStringError(inconvertibleErrorCode(), "unknown action '%s'",
+                                 N.str().c_str());
+      Seq.push_back(size_t(I));
+    }
+    Seqs.push_back(std::move(Seq));
+  }
+  Objective Obj = O->getString("objective").value_or("bytes") == "ir" ? Objective::IRInstructions
+                                                                    : Objective::ObjectBytes;
+  CompilerEnv Env(std::move(*Space), EnvOptions{RewardKind::IRInstructions, 1000});
+  auto Start = std::chrono::steady_clock::now();
+  Expected<SearchResult> S = bestOf(Env, C.Bench, Seqs, Obj);
+  if (!S)
+    return S.takeError();
+  R.Seconds = since(Start);
+  return measureSequence(Env, C, S->Best, R);
+}
+
 // Searches with the environment, then measures the best sequence both ways.
 Expected<EvalRow> evalSearch(const CorpusModule &C, StringRef Method, const EvalRow &Base) {
   EvalRow R = Base;
@@ -170,21 +238,7 @@ Expected<EvalRow> evalSearch(const CorpusModule &C, StringRef Method, const Eval
   if (!S)
     return S.takeError();
   R.Seconds = since(Start);
-  if (Error E = Env.reset(C.Bench))
-    return std::move(E);
-  for (size_t A : S->Best) {
-    Env.step(A);
-    R.Sequence += (R.Sequence.empty() ? "" : " ") + Env.actions().Actions[A].Name;
-  }
-  Expected<uint64_t> IR = Env.finishedIRInstructions();
-  if (!IR)
-    return IR.takeError();
-  R.IR = *IR;
-  Expected<uint64_t> Bytes = Env.objectBytes();
-  if (!Bytes)
-    return Bytes.takeError();
-  R.Bytes = *Bytes;
-  return R;
+  return measureSequence(Env, C, S->Best, R);
 }
 
 // Runs in a child process: every method on one module, rows appended to Path.
@@ -222,6 +276,8 @@ int evalModule(const CorpusModule &C, const Config &Cfg, const std::string &Path
           R = evalCandidate(C, It->second, Base);
         else
           R = createStringError(inconvertibleErrorCode(), "no candidate '%s'", Name.c_str());
+      } else if (StringRef(M).starts_with("coreset:")) {
+        R = evalCoreset(C, StringRef(M).drop_front(8), Base);
       } else if (StringRef(M).starts_with("perfunc:")) {
         R = evalPerFunction(C, StringRef(M).drop_front(8), Base);
       } else {
@@ -278,41 +334,13 @@ int main(int Argc, const char **Argv) {
   sys::path::append(RowDir, "rows");
   sys::fs::create_directories(RowDir);
 
-  // A small process pool: one child per module, Jobs at a time; finished rows are skipped.
-  auto Start = std::chrono::steady_clock::now();
-  size_t Done = 0, Skipped = 0, Crashed = 0, Running = 0, Next = 0;
-  auto RowPath = [&](const CorpusModule &C) { return (RowDir + "/" + C.Hash + ".jsonl").str(); };
-  auto Reap = [&](int Flags) {
-    int Status;
-    pid_t P = waitpid(-1, &Status, Flags);
-    if (P <= 0)
-      return false;
-    --Running;
-    ++Done;
-    Crashed += !(WIFEXITED(Status) && WEXITSTATUS(Status) == 0);
-    double Elapsed = since(Start);
-    size_t Fresh = Done - Skipped;
-    double Eta = Fresh ? Elapsed / Fresh * (Modules.size() - Done) : 0;
-    outs() << format("[%zu/%zu] %.0f s elapsed, ETA %.0f s, %zu crashed\n", Done, Modules.size(),
-                     Elapsed, Eta, Crashed);
-    return true;
-  };
-  while (Next < Modules.size() || Running) {
-    if (Next < Modules.size() && Running < std::max(1u, unsigned(Jobs))) {
-      const CorpusModule &C = Modules[Next++];
-      if (sys::fs::exists(RowPath(C))) {
-        ++Done, ++Skipped;
-        continue;
-      }
-      outs().flush();
-      pid_t P = fork();
-      if (P == 0)
-        _exit(evalModule(C, *Cfg, RowPath(C)));
-      ++Running;
-      continue;
-    }
-    Reap(0);
-  }
+  PoolSummary Pool = runPerModule(Modules, RowDir.str().str(), Jobs,
+                                  [&](const CorpusModule &C, const std::string &Path) {
+                                    return evalModule(C, *Cfg, Path);
+                                  });
+  outs() << Pool.Done << " modules (" << Pool.Resumed << " from earlier runs, " << Pool.Crashed
+         << " failed)\n";
+  auto RowPath = [&](const CorpusModule &C) { return resultPath(RowDir.str().str(), C); };
 
   std::vector<EvalRow> Rows;
   for (const CorpusModule &C : Modules) {
