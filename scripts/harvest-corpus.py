@@ -797,7 +797,9 @@ def summarize_split(root, split, manifest_dir, reserved):
         if m is None:
             m = mods[h] = {"hash": h, "packages": [], "source": rel, "ir_instructions":
                            int(r.get("ir_instructions") or 0), "bitcode_bytes":
-                           int(r.get("bitcode_bytes") or 0), "compiles": 0, "is_gnulib": False}
+                           int(r.get("bitcode_bytes") or 0), "compiles": 0, "is_gnulib": False,
+                           # one module a flavour: x86-64/aarch64 at -Oz, x86-64 at -O0
+                           "target": r.get("target", ""), "level": r.get("level", "")}
         m["compiles"] += 1
         if pkg not in m["packages"]:
             m["packages"].append(pkg)

@@ -49,6 +49,8 @@ static cl::opt<std::string> SpaceName("space", cl::desc("action space for search
 static cl::opt<std::string> ObjectiveName("objective", cl::desc("search objective: bytes or ir"),
                                           cl::init("bytes"));
 static cl::opt<std::string> HashesFile("hashes", cl::desc("evaluate only these module hashes"));
+static cl::opt<std::string> TargetFilter("target",
+                                         cl::desc("only modules whose triple starts with this"));
 static cl::opt<unsigned> MaxModules("max-modules", cl::desc("at most this many modules"),
                                     cl::init(0));
 static cl::opt<unsigned> Jobs("jobs", cl::desc("modules evaluated at once"), cl::init(2));
@@ -325,6 +327,10 @@ int main(int Argc, const char **Argv) {
         Wanted.insert(L.trim());
     llvm::erase_if(Modules, [&](const CorpusModule &C) { return !Wanted.contains(C.Hash); });
   }
+  if (!TargetFilter.empty())
+    llvm::erase_if(Modules, [&](const CorpusModule &C) {
+      return !StringRef(C.Target).starts_with(TargetFilter);
+    });
   if (MaxModules && Modules.size() > MaxModules) {
     std::mt19937_64 Rng(Seed);
     std::shuffle(Modules.begin(), Modules.end(), Rng);

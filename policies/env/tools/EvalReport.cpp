@@ -1,5 +1,7 @@
 #include "EvalReport.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Format.h"
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -90,6 +92,27 @@ void writeMarkdown(const std::vector<EvalRow> &Rows, const std::string &Title, r
                    S.MinIR, S.MaxIR,
                  S.Smaller, S.Larger, S.ClangSeconds > 0 ? S.Seconds / S.ClangSeconds : 0.0,
                  S.Failed);
+  // How the gain is spread over translation units (never worse: -Oz where the method loses).
+  OS << "\n## Distribution over modules (bytes, never worse)\n\n| method | improved | > 0.5 % | "
+        "> 2 % | > 5 % | median gain of improved | best |\n|---|---|---|---|---|---|---|\n";
+  std::map<std::string, std::vector<double>> Gains;
+  for (const EvalRow &R : Rows)
+    if (!R.Failed && R.Bytes && R.ClangBytes)
+      Gains[R.Method].push_back(std::max(0.0, 1.0 - double(R.Bytes) / double(R.ClangBytes)));
+  for (auto &[Method, G] : Gains) {
+    std::sort(G.begin(), G.end());
+    std::vector<double> Improved;
+    for (double X : G)
+      if (X > 0)
+        Improved.push_back(X);
+    auto Share = [&](double T) {
+      return 100.0 * double(llvm::count_if(G, [&](double X) { return X > T; })) / double(G.size());
+    };
+    OS << format("| %s | %.1f %% | %.1f %% | %.1f %% | %.1f %% | %.2f %% | %.2f %% |\n",
+                 Method.c_str(), Share(0.0), Share(0.005), Share(0.02), Share(0.05),
+                 Improved.empty() ? 0.0 : 100.0 * Improved[Improved.size() / 2],
+                 G.empty() ? 0.0 : 100.0 * G.back());
+  }
   OS << "\n## Per package\n\n| method | package | modules | bytes geomean | IR geomean |\n"
         "|---|---|---|---|---|\n";
   for (const auto &[Key, S] : ByPackage)
