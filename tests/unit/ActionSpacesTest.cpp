@@ -14,6 +14,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
+#include "HarvestForTest.h"
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -127,40 +128,6 @@ TEST(ActionSpacesBuiltin, NamesAreUniqueAcrossAllSpacesConcatenated) {
 
 std::string TempDir;
 
-// Harvests Source with the built smartcc (as CompilerEnvTest does) and returns the benchmark.
-Benchmark harvest(const std::string &Source) {
-  std::string Corpus = TempDir + "/corpus";
-  std::string Smartcc = std::string(SMARTCC_TEST_BINARY_DIR) + "/bin/smartcc";
-  std::string Out = TempDir + "/harvested.o";
-  std::vector<StringRef> Args{Smartcc, "-Oz", "-c", Source, "-o", Out};
-  std::string Env1 = "SMARTCC_HARVEST=" + Corpus, Env2 = "SMARTCC_CANDIDATES=none";
-  std::vector<StringRef> Env{Env1, Env2, "PATH=/usr/bin:/bin"};
-  EXPECT_EQ(sys::ExecuteAndWait(Smartcc, Args, Env), 0);
-  Benchmark B;
-  auto Index = MemoryBuffer::getFile(Corpus + "/index.jsonl");
-  if (!Index) {
-    ADD_FAILURE() << "no harvest index";
-    return B;
-  }
-  Expected<json::Value> Line = json::parse((*Index)->getBuffer().split('\n').first);
-  if (!Line) {
-    ADD_FAILURE() << toString(Line.takeError());
-    return B;
-  }
-  std::string Hash = Line->getAsObject()->getString("hash")->str();
-  auto Meta = MemoryBuffer::getFile(Corpus + "/meta/" + Hash + ".json");
-  Expected<json::Value> M = json::parse((*Meta)->getBuffer());
-  if (!M) {
-    ADD_FAILURE() << toString(M.takeError());
-    return B;
-  }
-  B.Name = Source;
-  B.BitcodePath = Corpus + "/bitcode/" + Hash.substr(0, 2) + "/" + Hash + ".bc";
-  for (const json::Value &A : *M->getAsObject()->getArray("cc1_args"))
-    B.CC1Args.push_back(A.getAsString()->str());
-  return B;
-}
-
 // One environment over all the spaces for the whole suite, so its state cache is shared: the
 // random episodes below start with steps already taken by the first test.
 class ActionSpacesOnInterp : public ::testing::Test {
@@ -169,7 +136,8 @@ protected:
     SmallString<128> Dir;
     ASSERT_FALSE(sys::fs::createUniqueDirectory("smartcc-spaces-test", Dir));
     TempDir = Dir.str().str();
-    Interp = new Benchmark(harvest(std::string(SMARTCC_TEST_SOURCE_DIR) + "/lit/Inputs/interp.c"));
+    Interp = new Benchmark(smartcc::testing::harvestForTest(
+        std::string(SMARTCC_TEST_SOURCE_DIR) + "/lit/Inputs/interp.c", TempDir));
     Expected<ActionSpace> Space = loadActionSpaces(AllSpaces);
     ASSERT_TRUE(bool(Space)) << toString(Space.takeError());
     Env = new CompilerEnv(std::move(*Space), EnvOptions());

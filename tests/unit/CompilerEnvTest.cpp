@@ -10,6 +10,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
+#include "HarvestForTest.h"
 #include <gtest/gtest.h>
 
 using namespace llvm;
@@ -18,34 +19,6 @@ using namespace smartcc;
 namespace {
 
 std::string TempDir;
-
-// Harvests Source with the built smartcc and returns the benchmark (bitcode + cc1 args);
-// also compiles it with real clang-22 -Oz into Reference.
-Benchmark harvest(const std::string &Source, const std::string &Reference) {
-  std::string Corpus = TempDir + "/corpus-" + sys::path::stem(Source).str();
-  std::string Smartcc = std::string(SMARTCC_TEST_BINARY_DIR) + "/bin/smartcc";
-  std::string Out = TempDir + "/harvested.o";
-  std::vector<StringRef> Args{Smartcc, "-Oz", "-c", Source, "-o", Out};
-  std::string Env1 = "SMARTCC_HARVEST=" + Corpus, Env2 = "SMARTCC_CANDIDATES=none";
-  std::vector<StringRef> Env{Env1, Env2, "PATH=/usr/bin:/bin"};
-  EXPECT_EQ(sys::ExecuteAndWait(Smartcc, Args, Env), 0);
-  std::vector<StringRef> Ref{"/usr/lib/llvm-22/bin/clang", "-Oz", "-c", Source, "-o", Reference};
-  EXPECT_EQ(sys::ExecuteAndWait(Ref[0], Ref), 0);
-
-  auto Index = MemoryBuffer::getFile(Corpus + "/index.jsonl");
-  EXPECT_TRUE(bool(Index));
-  Expected<json::Value> Line = json::parse((*Index)->getBuffer().split('\n').first);
-  EXPECT_TRUE(bool(Line));
-  std::string Hash = Line->getAsObject()->getString("hash")->str();
-  auto Meta = MemoryBuffer::getFile(Corpus + "/meta/" + Hash + ".json");
-  Expected<json::Value> M = json::parse((*Meta)->getBuffer());
-  Benchmark B;
-  B.Name = Source;
-  B.BitcodePath = Corpus + "/bitcode/" + Hash.substr(0, 2) + "/" + Hash + ".bc";
-  for (const json::Value &A : *M->getAsObject()->getArray("cc1_args"))
-    B.CC1Args.push_back(A.getAsString()->str());
-  return B;
-}
 
 uint64_t allocBytesOfFile(const std::string &Path) {
   auto Buf = MemoryBuffer::getFile(Path);
@@ -59,8 +32,9 @@ protected:
     SmallString<128> Dir;
     ASSERT_FALSE(sys::fs::createUniqueDirectory("smartcc-env-test", Dir));
     TempDir = Dir.str().str();
-    Interp = new Benchmark(harvest(std::string(SMARTCC_TEST_SOURCE_DIR) + "/lit/Inputs/interp.c",
-                                   TempDir + "/interp-clang.o"));
+    Interp = new Benchmark(smartcc::testing::harvestForTest(
+        std::string(SMARTCC_TEST_SOURCE_DIR) + "/lit/Inputs/interp.c", TempDir,
+        TempDir + "/interp-clang.o"));
   }
   static void TearDownTestSuite() {
     sys::fs::remove_directories(TempDir);
