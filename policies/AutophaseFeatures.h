@@ -1,6 +1,6 @@
 // Autophase observation features: 56 integer counts per LLVM module, with the names, order and
-// definitions of CompilerGym's "Autophase" observation space (the feature set of Huang et al.,
-// "AutoPhase", FCCM 2019 / MLSys 2020, as used by CodeZero and CompilerDream). This is an
+// definitions of CompilerGym's "Autophase" observation space (the feature set of AutoPhase:
+// Huang et al., FCCM 2019; Haj-Ali et al., MLSys 2020; as used by CodeZero and CompilerDream). This is an
 // independent implementation against the LLVM 22 API; docs/features.md lists every feature with
 // its definition and the places where LLVM 22 forced (or we chose) a deviation.
 #pragma once
