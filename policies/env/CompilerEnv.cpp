@@ -23,6 +23,7 @@ CompilerEnv::CompilerEnv(ActionSpace Space, EnvOptions Options)
 CompilerEnv::~CompilerEnv() {
   Live.reset(); // modules before their context
   Initial.reset();
+  Pristine.reset();
 }
 
 CompilerEnv::State CompilerEnv::describe(Module &M) const {
@@ -63,6 +64,7 @@ Error CompilerEnv::reset(const Benchmark &B) {
   if (!SameBenchmark) {
     Live.reset();
     Initial.reset();
+    Pristine.reset();
     Ctx = std::make_unique<LLVMContext>();
     Transitions.clear();
     BitcodeLRU.clear();
@@ -81,11 +83,14 @@ Error CompilerEnv::reset(const Benchmark &B) {
     Expected<std::unique_ptr<Module>> M = loadBitcodeFile(B.BitcodePath, *Ctx);
     if (!M)
       return M.takeError();
-    Initial = std::move(*M);
-    std::unique_ptr<Module> Clang = CloneModule(*Initial);
+    Pristine = std::move(*M);
+    std::unique_ptr<Module> Clang = CloneModule(*Pristine);
     if (Error E = Runner->run(*Clang, "default"))
       return E;
     ClangIR = countIRInstructions(*Clang);
+    Initial = CloneModule(*Pristine);
+    if (Error E = Runner->run(*Initial, MandatoryFinish))
+      return E;
   }
   Live = CloneModule(*Initial);
   Start = describe(*Live);
@@ -270,7 +275,7 @@ Expected<uint64_t> CompilerEnv::objectBytes() {
 
 Expected<uint64_t> CompilerEnv::clangObjectBytes() {
   if (!ClangBytes) {
-    std::unique_ptr<Module> Clang = CloneModule(*Initial);
+    std::unique_ptr<Module> Clang = CloneModule(*Pristine);
     if (Error E = Runner->run(*Clang, "default"))
       return std::move(E);
     Expected<uint64_t> B = bytesOf(*Clang, {});

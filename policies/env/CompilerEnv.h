@@ -121,7 +121,10 @@ private:
   std::unique_ptr<llvm::LLVMContext> Ctx;
   std::unique_ptr<CodegenContext> Codegen;
   std::unique_ptr<PipelineRunner> Runner;
-  std::unique_ptr<llvm::Module> Initial;  // pristine, for replays and baselines
+  std::unique_ptr<llvm::Module> Pristine; // as harvested: clang's baseline starts here
+  // Where episodes start: the harvested module after mandatory inlining, so that every state an
+  // agent sees (and is rewarded on) honours always_inline; replays start here too.
+  std::unique_ptr<llvm::Module> Initial;
   std::unique_ptr<llvm::Module> Live;     // the current state, when materialized
   State Current, Start;
   bool LiveIsCurrent = false;

@@ -1,0 +1,326 @@
+#include "policies/train/DQN.h"
+#include "policies/train/TorchExport.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+#include <chrono>
+#include <cmath>
+#include <random>
+
+using namespace llvm;
+
+namespace smartcc {
+
+namespace {
+
+torch::nn::Sequential makeQNet(int64_t In, int64_t Hidden, int64_t Out) {
+  return torch::nn::Sequential(torch::nn::Linear(In, Hidden), torch::nn::ReLU(),
+                               torch::nn::Linear(Hidden, Hidden), torch::nn::ReLU(),
+                               torch::nn::Linear(Hidden, Out));
+}
+
+struct Transition {
+  std::vector<float> Obs, Next;
+  int64_t Action;
+  float Reward;
+  bool Done;
+};
+
+class Replay {
+public:
+  explicit Replay(size_t Capacity) : Capacity(Capacity) {}
+  void push(Transition T) {
+    if (Buf.size() < Capacity)
+      Buf.push_back(std::move(T));
+    else
+      Buf[Next] = std::move(T);
+    Next = (Next + 1) % Capacity;
+  }
+  size_t size() const { return Buf.size(); }
+  const Transition &operator[](size_t I) const { return Buf[I]; }
+
+private:
+  size_t Capacity, Next = 0;
+  std::vector<Transition> Buf;
+};
+
+// What survives an interruption besides the networks and the optimizer (torch::save).
+struct Progress {
+  uint64_t Step = 0, Episode = 0;
+  uint64_t Validations = 0; // validation intervals completed
+  Welford Stats;
+};
+
+json::Value toJSON(const Progress &P) {
+  json::Array Mean, M2;
+  for (double V : P.Stats.Mean)
+    Mean.push_back(V);
+  for (double V : P.Stats.M2)
+    M2.push_back(V);
+  return json::Object{{"step", int64_t(P.Step)},
+                      {"episode", int64_t(P.Episode)},
+                      {"validations", int64_t(P.Validations)},
+                      {"welford_n", int64_t(P.Stats.N)},
+                      {"welford_mean", std::move(Mean)},
+                      {"welford_m2", std::move(M2)}};
+}
+
+bool fromJSON(const json::Value &V, Progress &P) {
+  const json::Object *O = V.getAsObject();
+  if (!O)
+    return false;
+  P.Step = uint64_t(O->getInteger("step").value_or(0));
+  P.Episode = uint64_t(O->getInteger("episode").value_or(0));
+  P.Validations = uint64_t(O->getInteger("validations").value_or(0));
+  P.Stats.N = uint64_t(O->getInteger("welford_n").value_or(0));
+  if (const json::Array *A = O->getArray("welford_mean"))
+    for (const json::Value &X : *A)
+      P.Stats.Mean.push_back(X.getAsNumber().value_or(0));
+  if (const json::Array *A = O->getArray("welford_m2"))
+    for (const json::Value &X : *A)
+      P.Stats.M2.push_back(X.getAsNumber().value_or(0));
+  return true;
+}
+
+torch::Tensor batchOf(const std::vector<const std::vector<float> *> &Rows, const Welford &S) {
+  std::vector<float> Flat;
+  for (const std::vector<float> *R : Rows) {
+    std::vector<float> X = S.standardize(*R);
+    Flat.insert(Flat.end(), X.begin(), X.end());
+  }
+  return torch::from_blob(Flat.data(), {int64_t(Rows.size()), int64_t(Rows[0]->size())},
+                          torch::kFloat32)
+      .clone();
+}
+
+int64_t greedyAction(torch::nn::Sequential &Q, const std::vector<float> &Obs, const Welford &S) {
+  torch::NoGradGuard NoGrad;
+  return Q->forward(batchOf({&Obs}, S)).argmax(1).item<int64_t>();
+}
+
+void appendLine(const std::string &Path, const json::Value &V) {
+  std::error_code EC;
+  raw_fd_ostream OS(Path, EC, sys::fs::OF_Append);
+  OS << V << "\n";
+}
+
+// Greedy rollouts on held-out modules: geomean of clang -Oz IR / final IR (>1 = fewer).
+double validate(EnvWorker &Env, torch::nn::Sequential &Q, const Welford &S,
+                const std::vector<CorpusModule> &Modules, unsigned Count, unsigned Horizon,
+                int64_t Stop) {
+  double Log = 0;
+  unsigned N = 0;
+  for (unsigned I = 0; I < Count && I < Modules.size(); ++I) {
+    if (Error E = Env.reset(Modules[I].Bench)) {
+      consumeError(std::move(E));
+      continue;
+    }
+    for (unsigned T = 0; T < Horizon; ++T) {
+      int64_t A = greedyAction(Q, Env.observation(), S);
+      if (A == Stop || Env.step(size_t(A)).Done)
+        break;
+    }
+    if (Env.irInstructions() && Env.clangIR()) {
+      Log += std::log(double(Env.clangIR()) / double(Env.irInstructions()));
+      ++N;
+    }
+  }
+  return N ? std::exp(Log / N) : 0.0;
+}
+
+Error train(const DQNOptions &O, const std::vector<CorpusModule> &Train,
+            const std::vector<CorpusModule> &Validation) {
+  if (Train.empty())
+    return createStringError(inconvertibleErrorCode(), "no training modules");
+  Expected<ActionSpace> Space = loadActionSpaces(O.SpaceName);
+  if (!Space)
+    return Space.takeError();
+  std::vector<std::string> ActionNames;
+  for (const Action &A : Space->Actions)
+    ActionNames.push_back(A.Name);
+  const int64_t Stop = int64_t(Space->size()), NumActions = Stop + 1;
+  Expected<std::unique_ptr<EnvWorker>> Env =
+      EnvWorker::spawn(*Space, EnvOptions{RewardKind::IRInstructions, O.Horizon});
+  if (!Env)
+    return Env.takeError();
+  if (Error E = (*Env)->reset(Train[0].Bench))
+    return E;
+  const int64_t In = int64_t((*Env)->observation().size());
+
+  std::string Ckpt = O.RunDir + "/checkpoint", Metrics = O.RunDir + "/metrics.jsonl";
+  sys::fs::create_directories(Ckpt);
+  torch::manual_seed(O.Seed);
+  torch::nn::Sequential Q = makeQNet(In, O.Hidden, NumActions);
+  torch::nn::Sequential Target = makeQNet(In, O.Hidden, NumActions);
+  torch::optim::Adam Optimizer(Q->parameters(), torch::optim::AdamOptions(O.LearningRate));
+  Progress P;
+  if (auto State = MemoryBuffer::getFile(Ckpt + "/state.json")) {
+    Expected<json::Value> V = json::parse((*State)->getBuffer());
+    if (!V || !fromJSON(*V, P))
+      return createStringError(inconvertibleErrorCode(), "%s/state.json: malformed", Ckpt.c_str());
+    torch::load(Q, Ckpt + "/q.pt");
+    torch::load(Target, Ckpt + "/target.pt");
+    torch::load(Optimizer, Ckpt + "/optimizer.pt");
+    outs() << "resuming at step " << P.Step << ", episode " << P.Episode << "\n";
+  } else {
+    torch::NoGradGuard NoGrad;
+    for (size_t I = 0; I < Q->parameters().size(); ++I)
+      Target->parameters()[I].copy_(Q->parameters()[I]);
+  }
+  auto Save = [&] {
+    torch::save(Q, Ckpt + "/q.pt");
+    torch::save(Target, Ckpt + "/target.pt");
+    torch::save(Optimizer, Ckpt + "/optimizer.pt");
+    std::string Text;
+    raw_string_ostream(Text) << toJSON(P);
+    std::error_code EC;
+    raw_fd_ostream OS(Ckpt + "/state.json.tmp", EC);
+    OS << Text;
+    OS.close();
+    sys::fs::rename(Ckpt + "/state.json.tmp", Ckpt + "/state.json"); // the checkpoint's commit
+  };
+
+  std::mt19937_64 Rng(O.Seed * 1000003u + P.Step); // a resumed run continues deterministically
+  Replay Memory(O.ReplaySize);
+  auto Start = std::chrono::steady_clock::now();
+  uint64_t StartStep = P.Step;
+  while (P.Step < O.TotalSteps) {
+    const CorpusModule &M = Train[Rng() % Train.size()];
+    if (Error E = (*Env)->reset(M.Bench)) {
+      consumeError(std::move(E));
+      continue;
+    }
+    std::vector<float> Obs = (*Env)->observation();
+    P.Stats.add(Obs);
+    double Return = 0, LossSum = 0, GradSum = 0, QSum = 0;
+    unsigned Learned = 0;
+    std::vector<int64_t> Histogram(size_t(NumActions), 0);
+    for (unsigned T = 0; T < O.Horizon && P.Step < O.TotalSteps; ++T) {
+      double Frac = std::min(1.0, double(P.Step) / double(std::max<uint64_t>(1, O.EpsilonDecaySteps)));
+      double Epsilon = O.EpsilonStart + (O.EpsilonEnd - O.EpsilonStart) * Frac;
+      int64_t A = std::uniform_real_distribution<double>(0, 1)(Rng) < Epsilon
+                      ? int64_t(Rng() % uint64_t(NumActions))
+                      : greedyAction(Q, Obs, P.Stats);
+      ++Histogram[size_t(A)];
+      float Reward = 0;
+      bool Done = A == Stop || T + 1 == O.Horizon;
+      if (A != Stop) {
+        StepResult R = (*Env)->step(size_t(A));
+        Reward = float(R.Reward);
+        Done |= R.Done;
+      }
+      std::vector<float> Next = (*Env)->observation();
+      P.Stats.add(Next);
+      Return += Reward;
+      Memory.push({Obs, Next, A, Reward, Done});
+      Obs = std::move(Next);
+      ++P.Step;
+
+      if (P.Step >= O.LearnStart && Memory.size() >= O.BatchSize) {
+        std::vector<const std::vector<float> *> Os, Ns;
+        std::vector<int64_t> As;
+        std::vector<float> Rs, Ds;
+        for (size_t B = 0; B < O.BatchSize; ++B) {
+          const Transition &X = Memory[Rng() % Memory.size()];
+          Os.push_back(&X.Obs), Ns.push_back(&X.Next), As.push_back(X.Action);
+          Rs.push_back(X.Reward), Ds.push_back(X.Done ? 0.0f : 1.0f);
+        }
+        torch::Tensor QValues = Q->forward(batchOf(Os, P.Stats))
+                                    .gather(1, torch::tensor(As).unsqueeze(1))
+                                    .squeeze(1);
+        torch::Tensor Targets;
+        {
+          torch::NoGradGuard NoGrad;
+          torch::Tensor NextBest = std::get<0>(Target->forward(batchOf(Ns, P.Stats)).max(1));
+          Targets = torch::tensor(Rs) + float(O.Gamma) * torch::tensor(Ds) * NextBest;
+        }
+        torch::Tensor Loss = torch::smooth_l1_loss(QValues, Targets);
+        Optimizer.zero_grad();
+        Loss.backward();
+        double Norm = torch::nn::utils::clip_grad_norm_(Q->parameters(), 10.0);
+        Optimizer.step();
+        LossSum += Loss.item<double>(), GradSum += Norm, QSum += QValues.mean().item<double>();
+        ++Learned;
+      }
+      if (P.Step % O.TargetSync == 0) {
+        torch::NoGradGuard NoGrad;
+        for (size_t I = 0; I < Q->parameters().size(); ++I)
+          Target->parameters()[I].copy_(Q->parameters()[I]);
+      }
+      if (P.Step % O.CheckpointEvery == 0)
+        Save();
+      if (Done)
+        break;
+    }
+    ++P.Episode;
+    double Elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
+    double Rate = double(P.Step - StartStep) / std::max(1e-9, Elapsed);
+    json::Array Hist;
+    for (int64_t H : Histogram)
+      Hist.push_back(H);
+    json::Object Line{{"trainer", "dqn"},
+                      {"episode", int64_t(P.Episode)},
+                      {"step", int64_t(P.Step)},
+                      {"module", M.Bench.Name},
+                      {"return", Return},
+                      {"ir", int64_t((*Env)->irInstructions())},
+                      {"clang_ir", int64_t((*Env)->clangIR())},
+                      {"initial_ir", int64_t((*Env)->initialIR())},
+                      {"actions", std::move(Hist)},
+                      {"steps_per_second", Rate}};
+    if (Learned) {
+      Line["loss"] = LossSum / Learned;
+      Line["grad_norm"] = GradSum / Learned;
+      Line["q_mean"] = QSum / Learned;
+    }
+    if (!Validation.empty() && O.ValidateEvery && P.Step / O.ValidateEvery > P.Validations) {
+      P.Validations = P.Step / O.ValidateEvery;
+      Line["validation_geomean"] = validate(**Env, Q, P.Stats, Validation, O.ValidationModules,
+                                            O.Horizon, Stop);
+    }
+    appendLine(Metrics, json::Value(std::move(Line)));
+    if (P.Episode % 10 == 0)
+      outs() << format("step %llu/%llu  episode %llu  %.1f steps/s  ETA %.0f s\n",
+                       (unsigned long long)P.Step, (unsigned long long)O.TotalSteps,
+                       (unsigned long long)P.Episode, Rate,
+                       double(O.TotalSteps - P.Step) / std::max(1e-9, Rate));
+  }
+  Save();
+  json::Array Names;
+  for (const std::string &N : ActionNames)
+    Names.push_back(N);
+  Names.push_back("stop");
+  Expected<std::string> Model = exportSequential(
+      Q, size_t(In),
+      json::Object{{"trainer", "dqn"},
+                   {"space", O.SpaceName},
+                   {"actions", std::move(Names)},
+                   {"observation", "autophase-log1p+action-histogram"},
+                   {"horizon", int64_t(O.Horizon)},
+                   {"steps", int64_t(P.Step)},
+                   {"seed", int64_t(O.Seed)}},
+      P.Stats.mean(), P.Stats.stddev());
+  if (!Model)
+    return Model.takeError();
+  std::error_code EC;
+  raw_fd_ostream OS(O.RunDir + "/model.smm", EC);
+  if (EC)
+    return errorCodeToError(EC);
+  OS << *Model;
+  return Error::success();
+}
+
+} // namespace
+
+Error trainDQN(const DQNOptions &O, const std::vector<CorpusModule> &Train,
+               const std::vector<CorpusModule> &Validation) {
+  try { // LibTorch reports errors by exception; LLVM is built without them
+    return train(O, Train, Validation);
+  } catch (const std::exception &E) {
+    return createStringError(inconvertibleErrorCode(), "LibTorch: %s", E.what());
+  }
+}
+
+} // namespace smartcc

@@ -1,0 +1,118 @@
+// smartcc-train: trains a policy on harvested modules, resumably, and exports it in the
+// shipped format. Every run directory records its command (command.txt) and options.
+//
+//   smartcc-train --trainer dqn --corpus DIR --hashes TRAIN.txt [--validation-hashes VAL.txt]
+//                 --run DIR [--steps 20000] [--space autophase] [--seed 1] ...
+//   smartcc-train --inspect MODEL.smm
+#include "policies/model/ExportedModel.h"
+#include "policies/train/DQN.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+#include <algorithm>
+
+using namespace llvm;
+using namespace smartcc;
+
+static cl::opt<std::string> Inspect("inspect", cl::desc("print an exported model's metadata"));
+static cl::opt<std::string> Trainer("trainer", cl::desc("dqn"), cl::init("dqn"));
+static cl::opt<std::string> CorpusDir("corpus", cl::desc("harvested corpus"));
+static cl::opt<std::string> Hashes("hashes", cl::desc("training module hashes"));
+static cl::opt<std::string> ValHashes("validation-hashes", cl::desc("validation module hashes"));
+static cl::opt<std::string> RunDir("run", cl::desc("run directory (resumed if it exists)"));
+static cl::opt<std::string> Level("level", cl::desc("harvest level"), cl::init("Oz"));
+static cl::opt<std::string> TargetPrefix("target", cl::desc("module triple prefix"),
+                                         cl::init("x86_64"));
+static cl::opt<std::string> Space("space", cl::desc("action space"), cl::init("autophase"));
+static cl::opt<unsigned long long> Steps("steps", cl::desc("environment steps"), cl::init(20000));
+static cl::opt<unsigned> Horizon("horizon", cl::desc("steps per episode"), cl::init(45));
+static cl::opt<unsigned long long> LearnStart("learn-start", cl::desc("steps before learning"),
+                                              cl::init(500));
+static cl::opt<unsigned long long> CheckpointEvery("checkpoint-every", cl::init(1000),
+                                                   cl::desc("steps between checkpoints"));
+static cl::opt<unsigned long long> ValidateEvery("validate-every", cl::init(5000),
+                                                 cl::desc("steps between validations"));
+static cl::opt<unsigned long long> EpsilonDecay("epsilon-decay", cl::init(10000),
+                                                cl::desc("steps of epsilon decay"));
+static cl::opt<unsigned> Seed("seed", cl::desc("random seed"), cl::init(1));
+static cl::opt<unsigned> MaxIR("max-ir", cl::desc("skip larger modules"), cl::init(20000));
+
+namespace {
+
+std::vector<CorpusModule> select(const std::vector<CorpusModule> &All, const std::string &File) {
+  if (File.empty())
+    return {};
+  StringSet<> Wanted;
+  if (auto B = MemoryBuffer::getFile(File))
+    for (StringRef L : split((*B)->getBuffer(), '\n'))
+      if (!L.trim().empty())
+        Wanted.insert(L.trim());
+  std::vector<CorpusModule> Out;
+  for (const CorpusModule &C : All)
+    if (Wanted.contains(C.Hash) && StringRef(C.Target).starts_with(TargetPrefix) &&
+        C.IRInstructions <= MaxIR)
+      Out.push_back(C);
+  std::sort(Out.begin(), Out.end(),
+            [](const CorpusModule &A, const CorpusModule &B) { return A.Hash < B.Hash; });
+  return Out;
+}
+
+int fail(const Twine &Message) {
+  errs() << "smartcc-train: error: " << Message << "\n";
+  return 1;
+}
+
+} // namespace
+
+int main(int Argc, const char **Argv) {
+  InitLLVM X(Argc, Argv);
+  cl::ParseCommandLineOptions(Argc, Argv, "smartcc policy trainer\n");
+  if (!Inspect.empty()) {
+    Expected<ExportedModel> M = ExportedModel::load(Inspect);
+    if (!M)
+      return fail(toString(M.takeError()));
+    json::Object Meta = M->metadata();
+    Meta.erase("input_mean");
+    Meta.erase("input_std");
+    Meta.erase("layers");
+    outs() << "inputs " << M->inputSize() << ", outputs " << M->outputSize() << "\n"
+           << json::Value(std::move(Meta)) << "\n";
+    return 0;
+  }
+  if (CorpusDir.empty() || Hashes.empty() || RunDir.empty())
+    return fail("--corpus, --hashes and --run are required (see --help)");
+  if (Trainer != "dqn")
+    return fail("unknown trainer '" + Trainer + "' (available: dqn)");
+  Expected<std::vector<CorpusModule>> Corpus = readCorpus(CorpusDir, Level);
+  if (!Corpus)
+    return fail(toString(Corpus.takeError()));
+  std::vector<CorpusModule> Train = select(*Corpus, Hashes), Val = select(*Corpus, ValHashes);
+  sys::fs::create_directories(RunDir);
+  {
+    std::error_code EC;
+    raw_fd_ostream Cmd(RunDir + "/command.txt", EC, sys::fs::OF_Append);
+    for (int I = 0; I < Argc; ++I)
+      Cmd << (I ? " " : "") << Argv[I];
+    Cmd << "\n";
+  }
+  outs() << "training " << Trainer << " on " << Train.size() << " modules (" << Val.size()
+         << " for validation)\n";
+  DQNOptions O;
+  O.RunDir = RunDir;
+  O.SpaceName = Space;
+  O.TotalSteps = Steps;
+  O.Horizon = Horizon;
+  O.LearnStart = LearnStart;
+  O.CheckpointEvery = CheckpointEvery;
+  O.ValidateEvery = ValidateEvery;
+  O.EpsilonDecaySteps = EpsilonDecay;
+  O.Seed = Seed;
+  if (Error E = trainDQN(O, Train, Val))
+    return fail(toString(std::move(E)));
+  outs() << "model: " << RunDir << "/model.smm\n";
+  return 0;
+}
