@@ -6,6 +6,7 @@
 //   smartcc-train --inspect MODEL.smm
 #include "policies/model/ExportedModel.h"
 #include "policies/train/DQN.h"
+#include "policies/train/TrainingReport.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CommandLine.h"
@@ -19,6 +20,7 @@ using namespace llvm;
 using namespace smartcc;
 
 static cl::opt<std::string> Inspect("inspect", cl::desc("print an exported model's metadata"));
+static cl::opt<std::string> Report("report", cl::desc("render RUN/metrics.jsonl into RUN/report.html"));
 static cl::opt<std::string> Trainer("trainer", cl::desc("dqn"), cl::init("dqn"));
 static cl::opt<std::string> CorpusDir("corpus", cl::desc("harvested corpus"));
 static cl::opt<std::string> Hashes("hashes", cl::desc("training module hashes"));
@@ -71,6 +73,12 @@ int fail(const Twine &Message) {
 int main(int Argc, const char **Argv) {
   InitLLVM X(Argc, Argv);
   cl::ParseCommandLineOptions(Argc, Argv, "smartcc policy trainer\n");
+  if (!Report.empty()) {
+    if (Error E = writeTrainingReport(Report))
+      return fail(toString(std::move(E)));
+    outs() << "wrote " << Report << "/report.html\n";
+    return 0;
+  }
   if (!Inspect.empty()) {
     Expected<ExportedModel> M = ExportedModel::load(Inspect);
     if (!M)
@@ -112,6 +120,8 @@ int main(int Argc, const char **Argv) {
   O.EpsilonDecaySteps = EpsilonDecay;
   O.Seed = Seed;
   if (Error E = trainDQN(O, Train, Val))
+    return fail(toString(std::move(E)));
+  if (Error E = writeTrainingReport(RunDir))
     return fail(toString(std::move(E)));
   outs() << "model: " << RunDir << "/model.smm\n";
   return 0;
