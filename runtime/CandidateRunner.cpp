@@ -2,6 +2,8 @@
 #include "runtime/ClangBackend.h"
 #include "runtime/FileDescriptorIO.h"
 #include "runtime/PipelineBuilder.h"
+#include "runtime/PolicyRollout.h"
+#include "policies/model/ExportedModel.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/IR/DiagnosticHandler.h"
@@ -88,6 +90,14 @@ void runCandidate(Module &M, const CandidateSpec &Spec, const CandidateContext &
   R.IRBefore = countIRInstructions(M);
   if (Error E = runCandidatePipeline(M, Spec, CI))
     return Finish(Outcome::BadPipeline, toString(std::move(E)));
+  if (!Spec.Policy.empty()) {
+    Expected<ExportedModel> Model = ExportedModel::load(Spec.Policy);
+    if (!Model)
+      return Finish(Outcome::BadPipeline, "policy: " + toString(Model.takeError()));
+    Expected<std::vector<std::string>> Taken = playPolicy(M, *Model, CI);
+    if (!Taken)
+      return Finish(Outcome::BadPipeline, "policy: " + toString(Taken.takeError()));
+  }
   std::string VerifierMessage;
   raw_string_ostream VOS(VerifierMessage);
   if (verifyModule(M, &VOS))

@@ -14,13 +14,17 @@ struct CandidateSpec {
   // Middle-end stages run in order on the frontend's pre-optimization module. "default" is
   // clang's own pipeline at the user's -O level (exactly as clang builds it); anything else is
   // a new-pass-manager pipeline string, e.g. "function(simplifycfg)".
-  std::vector<std::string> Pipeline{"default"};
+  std::vector<std::string> Pipeline{"default"}; // empty with a policy: it starts from the frontend
   // cl::opt settings (as for -mllvm) applied only inside this candidate's process, e.g.
   // "-enable-machine-outliner=always". They may steer both the middle-end and codegen.
   std::vector<std::string> LLVMArgs;
   // String attributes added to every function definition before the pipeline, e.g.
   // {"no-jump-tables", "true"}: what clang's -fno-jump-tables would have emitted.
   std::vector<std::pair<std::string, std::string>> FunctionAttrs;
+  // A trained policy (an exported model, smartcc-train's model.smm): after the pipeline stages,
+  // the policy's greedy action sequence is played on the module (development mode: loaded from
+  // this path in the candidate's process).
+  std::string Policy;
   // Overrides of clang's pipeline tuning options for the "default" stage.
   std::optional<bool> MergeFunctions;
   std::optional<bool> LoopUnrolling;

@@ -552,6 +552,11 @@ Error parseCandidate(StringRef Source, StringRef Name, const toml::node &N, Cand
           }
           Spec.FunctionAttrs.emplace_back(AttrName, AttrValue->as_string()->get());
         }
+    } else if (Key == "policy") {
+      if (!V->is_string())
+        E = nodeError(Source, *V, "'" + KeyPath + "' must be a path to an exported model");
+      else
+        Spec.Policy = V->as_string()->get();
     } else if (Key == "merge_functions") {
       E = Flag(Spec.MergeFunctions);
     } else if (Key == "loop_unrolling") {

@@ -1,4 +1,5 @@
 #include "policies/env/CompilerEnv.h"
+#include "policies/Observation.h"
 #include "runtime/CandidateRunner.h"
 #include "runtime/PipelineBuilder.h"
 #include "llvm/ADT/Hashing.h"
@@ -221,15 +222,7 @@ StepResult CompilerEnv::step(size_t ActionIndex) {
 }
 
 std::vector<float> CompilerEnv::observation() const {
-  std::vector<float> Obs;
-  Obs.reserve(Current.Features.size() + Space.size());
-  for (int64_t F : Current.Features)
-    Obs.push_back(float(std::log1p(double(std::max<int64_t>(F, 0)))));
-  std::vector<float> Histogram(Space.size(), 0.0f);
-  for (size_t A : History)
-    Histogram[A] += 1.0f / float(Options.MaxSteps);
-  Obs.insert(Obs.end(), Histogram.begin(), Histogram.end());
-  return Obs;
+  return observationVector(Current.Features, History, Space.size(), Options.MaxSteps);
 }
 
 Expected<Module *> CompilerEnv::module() {

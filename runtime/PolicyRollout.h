@@ -1,0 +1,26 @@
+// Serving a trained policy inside a candidate process: starting from the module as the
+// environment's episodes start (the pre-optimization module after mandatory inlining), the
+// exported model picks one action at a time from the observation, greedily, until it picks
+// stop or reaches its horizon. The model file names its action space; its sizes are checked
+// against it before anything runs.
+#pragma once
+#include "llvm/Support/Error.h"
+#include <string>
+#include <vector>
+
+namespace clang {
+class CompilerInstance;
+}
+namespace llvm {
+class Module;
+}
+
+namespace smartcc {
+
+class ExportedModel;
+
+// Returns the names of the actions taken.
+llvm::Expected<std::vector<std::string>> playPolicy(llvm::Module &M, const ExportedModel &Model,
+                                                    const clang::CompilerInstance &CI);
+
+} // namespace smartcc
