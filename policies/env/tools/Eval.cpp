@@ -16,6 +16,7 @@
 #include "runtime/CandidateRunner.h"
 #include "runtime/Config.h"
 #include "runtime/PerFunctionChoice.h"
+#include "runtime/ScopedLLVMOptions.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/IR/LLVMContext.h"
@@ -114,12 +115,8 @@ Expected<EvalRow> evalCandidate(const CorpusModule &C, const CandidateSpec &Spec
   std::unique_ptr<CodegenContext> &CG = L->CG;
   std::unique_ptr<Module> &M = L->M;
   auto Start = std::chrono::steady_clock::now();
-  if (!Spec.LLVMArgs.empty()) { // this process evaluates one module: global options are fine
-    std::vector<const char *> Argv{"smartcc-eval"};
-    for (const std::string &A : Spec.LLVMArgs)
-      Argv.push_back(A.c_str());
-    cl::ParseCommandLineOptions(Argv.size(), Argv.data(), "", &nulls());
-  }
+  // Several methods run in this process one after the other: options must not leak.
+  ScopedLLVMOptions Options(Spec.LLVMArgs);
   for (Function &F : *M)
     if (!F.isDeclaration())
       for (const auto &[K, V] : Spec.FunctionAttrs)

@@ -44,8 +44,12 @@ namespace {
 struct Summary {
   double LogIR = 0, LogBytes = 0, LogShipped = 0, MinIR = 1e9, MaxIR = 0, MinB = 1e9, MaxB = 0;
   double Seconds = 0, ClangSeconds = 0;
-  unsigned N = 0, Failed = 0, Smaller = 0, Larger = 0;
+  unsigned N = 0, Failed = 0, Smaller = 0, Larger = 0, Empty = 0;
   void add(const EvalRow &R) {
+    if (!R.Failed && !R.ClangIR && !R.IR) { // nothing left after optimization: no ratio
+      ++Empty;
+      return;
+    }
     if (R.Failed || !R.IR || !R.Bytes) {
       ++Failed;
       return;
@@ -93,11 +97,16 @@ void writeMarkdown(const std::vector<EvalRow> &Rows, const std::string &Title, r
                  S.Smaller, S.Larger, S.ClangSeconds > 0 ? S.Seconds / S.ClangSeconds : 0.0,
                  S.Failed);
   // How the gain is spread over translation units (never worse: -Oz where the method loses).
+  for (const auto &[Method, S] : ByMethod)
+    if (S.Empty) {
+      OS << "\n" << S.Empty << " module(s) with no code left after -Oz are not counted.\n";
+      break;
+    }
   OS << "\n## Distribution over modules (bytes, never worse)\n\n| method | improved | > 0.5 % | "
         "> 2 % | > 5 % | median gain of improved | best |\n|---|---|---|---|---|---|---|\n";
   std::map<std::string, std::vector<double>> Gains;
   for (const EvalRow &R : Rows)
-    if (!R.Failed && R.Bytes && R.ClangBytes)
+    if (!R.Failed && R.Bytes && R.ClangBytes && (R.IR || R.ClangIR))
       Gains[R.Method].push_back(std::max(0.0, 1.0 - double(R.Bytes) / double(R.ClangBytes)));
   for (auto &[Method, G] : Gains) {
     std::sort(G.begin(), G.end());

@@ -1,0 +1,21 @@
+// Sets LLVM command-line options (as -mllvm would) for a scope, and puts exactly those options
+// back to their defaults when it ends: for processes that evaluate several candidates in turn
+// (cl::opt state is global; the compiler itself gives each candidate its own process instead).
+#pragma once
+#include <string>
+#include <vector>
+
+namespace smartcc {
+
+class ScopedLLVMOptions {
+public:
+  explicit ScopedLLVMOptions(const std::vector<std::string> &Args);
+  ~ScopedLLVMOptions();
+  ScopedLLVMOptions(const ScopedLLVMOptions &) = delete;
+  ScopedLLVMOptions &operator=(const ScopedLLVMOptions &) = delete;
+
+private:
+  std::vector<std::string> Names;
+};
+
+} // namespace smartcc
