@@ -54,6 +54,9 @@ LUA_MAKE = {"make_args": ["linux", "CC={cc}"]}
 QUIRKS = {
     "lua5.1": LUA_MAKE, "lua5.2": LUA_MAKE, "lua5.3": LUA_MAKE, "lua5.4": LUA_MAKE,
     "gmp": {"configure_args": ["--disable-assembly"]},
+    # Hand-written configure scripts that reject CC=... arguments but read $CC.
+    "zlib": {"configure_env_only": True},
+    "cadical": {"configure_env_only": True},
     "gnugo": {"cflags": ["-fcommon"]},
     "gnuchess": {"cxxflags": ["-std=gnu++14"]},
     "gperf": {"cxxflags": ["-std=gnu++14"]},
