@@ -1,5 +1,5 @@
 #include "policies/train/DQN.h"
-#include "policies/train/TorchExport.h"
+#include "policies/train/TrainingCommon.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
@@ -46,89 +46,11 @@ private:
   std::vector<Transition> Buf;
 };
 
-// What survives an interruption besides the networks and the optimizer (torch::save).
-struct Progress {
-  uint64_t Step = 0, Episode = 0;
-  uint64_t Validations = 0; // validation intervals completed
-  Welford Stats;
-};
-
-json::Value toJSON(const Progress &P) {
-  json::Array Mean, M2;
-  for (double V : P.Stats.Mean)
-    Mean.push_back(V);
-  for (double V : P.Stats.M2)
-    M2.push_back(V);
-  return json::Object{{"step", int64_t(P.Step)},
-                      {"episode", int64_t(P.Episode)},
-                      {"validations", int64_t(P.Validations)},
-                      {"welford_n", int64_t(P.Stats.N)},
-                      {"welford_mean", std::move(Mean)},
-                      {"welford_m2", std::move(M2)}};
-}
-
-bool fromJSON(const json::Value &V, Progress &P) {
-  const json::Object *O = V.getAsObject();
-  if (!O)
-    return false;
-  P.Step = uint64_t(O->getInteger("step").value_or(0));
-  P.Episode = uint64_t(O->getInteger("episode").value_or(0));
-  P.Validations = uint64_t(O->getInteger("validations").value_or(0));
-  P.Stats.N = uint64_t(O->getInteger("welford_n").value_or(0));
-  if (const json::Array *A = O->getArray("welford_mean"))
-    for (const json::Value &X : *A)
-      P.Stats.Mean.push_back(X.getAsNumber().value_or(0));
-  if (const json::Array *A = O->getArray("welford_m2"))
-    for (const json::Value &X : *A)
-      P.Stats.M2.push_back(X.getAsNumber().value_or(0));
-  return true;
-}
-
-torch::Tensor batchOf(const std::vector<const std::vector<float> *> &Rows, const Welford &S) {
-  std::vector<float> Flat;
-  for (const std::vector<float> *R : Rows) {
-    std::vector<float> X = S.standardize(*R);
-    Flat.insert(Flat.end(), X.begin(), X.end());
-  }
-  return torch::from_blob(Flat.data(), {int64_t(Rows.size()), int64_t(Rows[0]->size())},
-                          torch::kFloat32)
-      .clone();
-}
-
 int64_t greedyAction(torch::nn::Sequential &Q, const std::vector<float> &Obs, const Welford &S) {
   torch::NoGradGuard NoGrad;
-  return Q->forward(batchOf({&Obs}, S)).argmax(1).item<int64_t>();
+  return Q->forward(standardizedBatch({&Obs}, S)).argmax(1).item<int64_t>();
 }
 
-void appendLine(const std::string &Path, const json::Value &V) {
-  std::error_code EC;
-  raw_fd_ostream OS(Path, EC, sys::fs::OF_Append);
-  OS << V << "\n";
-}
-
-// Greedy rollouts on held-out modules: geomean of clang -Oz IR / final IR (>1 = fewer).
-double validate(EnvWorker &Env, torch::nn::Sequential &Q, const Welford &S,
-                const std::vector<CorpusModule> &Modules, unsigned Count, unsigned Horizon,
-                int64_t Stop) {
-  double Log = 0;
-  unsigned N = 0;
-  for (unsigned I = 0; I < Count && I < Modules.size(); ++I) {
-    if (Error E = Env.reset(Modules[I].Bench)) {
-      consumeError(std::move(E));
-      continue;
-    }
-    for (unsigned T = 0; T < Horizon; ++T) {
-      int64_t A = greedyAction(Q, Env.observation(), S);
-      if (A == Stop || Env.step(size_t(A)).Done)
-        break;
-    }
-    if (Env.irInstructions() && Env.clangIR()) {
-      Log += std::log(double(Env.clangIR()) / double(Env.irInstructions()));
-      ++N;
-    }
-  }
-  return N ? std::exp(Log / N) : 0.0;
-}
 
 Error train(const DQNOptions &O, const std::vector<CorpusModule> &Train,
             const std::vector<CorpusModule> &Validation) {
@@ -156,10 +78,10 @@ Error train(const DQNOptions &O, const std::vector<CorpusModule> &Train,
   torch::nn::Sequential Target = makeQNet(In, O.Hidden, NumActions);
   torch::optim::Adam Optimizer(Q->parameters(), torch::optim::AdamOptions(O.LearningRate));
   Progress P;
-  if (auto State = MemoryBuffer::getFile(Ckpt + "/state.json")) {
-    Expected<json::Value> V = json::parse((*State)->getBuffer());
-    if (!V || !fromJSON(*V, P))
-      return createStringError(inconvertibleErrorCode(), "%s/state.json: malformed", Ckpt.c_str());
+  Expected<bool> Resumed = loadProgress(Ckpt, P);
+  if (!Resumed)
+    return Resumed.takeError();
+  if (*Resumed) {
     torch::load(Q, Ckpt + "/q.pt");
     torch::load(Target, Ckpt + "/target.pt");
     torch::load(Optimizer, Ckpt + "/optimizer.pt");
@@ -173,13 +95,7 @@ Error train(const DQNOptions &O, const std::vector<CorpusModule> &Train,
     torch::save(Q, Ckpt + "/q.pt");
     torch::save(Target, Ckpt + "/target.pt");
     torch::save(Optimizer, Ckpt + "/optimizer.pt");
-    std::string Text;
-    raw_string_ostream(Text) << toJSON(P);
-    std::error_code EC;
-    raw_fd_ostream OS(Ckpt + "/state.json.tmp", EC);
-    OS << Text;
-    OS.close();
-    sys::fs::rename(Ckpt + "/state.json.tmp", Ckpt + "/state.json"); // the checkpoint's commit
+    consumeError(saveProgress(Ckpt, P));
   };
 
   std::mt19937_64 Rng(O.Seed * 1000003u + P.Step); // a resumed run continues deterministically
@@ -227,13 +143,13 @@ Error train(const DQNOptions &O, const std::vector<CorpusModule> &Train,
           Os.push_back(&X.Obs), Ns.push_back(&X.Next), As.push_back(X.Action);
           Rs.push_back(X.Reward), Ds.push_back(X.Done ? 0.0f : 1.0f);
         }
-        torch::Tensor QValues = Q->forward(batchOf(Os, P.Stats))
+        torch::Tensor QValues = Q->forward(standardizedBatch(Os, P.Stats))
                                     .gather(1, torch::tensor(As).unsqueeze(1))
                                     .squeeze(1);
         torch::Tensor Targets;
         {
           torch::NoGradGuard NoGrad;
-          torch::Tensor NextBest = std::get<0>(Target->forward(batchOf(Ns, P.Stats)).max(1));
+          torch::Tensor NextBest = std::get<0>(Target->forward(standardizedBatch(Ns, P.Stats)).max(1));
           Targets = torch::tensor(Rs) + float(O.Gamma) * torch::tensor(Ds) * NextBest;
         }
         torch::Tensor Loss = torch::smooth_l1_loss(QValues, Targets);
@@ -277,10 +193,11 @@ Error train(const DQNOptions &O, const std::vector<CorpusModule> &Train,
     }
     if (!Validation.empty() && O.ValidateEvery && P.Step / O.ValidateEvery > P.Validations) {
       P.Validations = P.Step / O.ValidateEvery;
-      Line["validation_geomean"] = validate(**Env, Q, P.Stats, Validation, O.ValidationModules,
-                                            O.Horizon, Stop);
+      Line["validation_geomean"] =
+          validateGreedy(**Env, Validation, O.ValidationModules, O.Horizon, Stop,
+                         [&](const std::vector<float> &Obs) { return greedyAction(Q, Obs, P.Stats); });
     }
-    appendLine(Metrics, json::Value(std::move(Line)));
+    appendMetrics(Metrics, json::Value(std::move(Line)));
     if (P.Episode % 10 == 0)
       outs() << format("step %llu/%llu  episode %llu  %.1f steps/s  ETA %.0f s\n",
                        (unsigned long long)P.Step, (unsigned long long)O.TotalSteps,
@@ -288,28 +205,8 @@ Error train(const DQNOptions &O, const std::vector<CorpusModule> &Train,
                        double(O.TotalSteps - P.Step) / std::max(1e-9, Rate));
   }
   Save();
-  json::Array Names;
-  for (const std::string &N : ActionNames)
-    Names.push_back(N);
-  Names.push_back("stop");
-  Expected<std::string> Model = exportSequential(
-      Q, size_t(In),
-      json::Object{{"trainer", "dqn"},
-                   {"space", O.SpaceName},
-                   {"actions", std::move(Names)},
-                   {"observation", "autophase-log1p+action-histogram"},
-                   {"horizon", int64_t(O.Horizon)},
-                   {"steps", int64_t(P.Step)},
-                   {"seed", int64_t(O.Seed)}},
-      P.Stats.mean(), P.Stats.stddev());
-  if (!Model)
-    return Model.takeError();
-  std::error_code EC;
-  raw_fd_ostream OS(O.RunDir + "/model.smm", EC);
-  if (EC)
-    return errorCodeToError(EC);
-  OS << *Model;
-  return Error::success();
+  return exportPolicy(Q, size_t(In), "dqn", O.SpaceName, *Space, O.Horizon, P, O.Seed,
+                      O.RunDir + "/model.smm");
 }
 
 } // namespace

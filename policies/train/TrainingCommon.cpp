@@ -1,0 +1,135 @@
+#include "policies/train/TrainingCommon.h"
+#include "policies/train/TorchExport.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+#include <cmath>
+
+using namespace llvm;
+
+namespace smartcc {
+
+json::Value toJSON(const Progress &P) {
+  json::Array Mean, M2;
+  for (double V : P.Stats.Mean)
+    Mean.push_back(V);
+  for (double V : P.Stats.M2)
+    M2.push_back(V);
+  return json::Object{{"step", int64_t(P.Step)},
+                      {"episode", int64_t(P.Episode)},
+                      {"validations", int64_t(P.Validations)},
+                      {"welford_n", int64_t(P.Stats.N)},
+                      {"welford_mean", std::move(Mean)},
+                      {"welford_m2", std::move(M2)}};
+}
+
+bool fromJSON(const json::Value &V, Progress &P) {
+  const json::Object *O = V.getAsObject();
+  if (!O)
+    return false;
+  P.Step = uint64_t(O->getInteger("step").value_or(0));
+  P.Episode = uint64_t(O->getInteger("episode").value_or(0));
+  P.Validations = uint64_t(O->getInteger("validations").value_or(0));
+  P.Stats.N = uint64_t(O->getInteger("welford_n").value_or(0));
+  if (const json::Array *A = O->getArray("welford_mean"))
+    for (const json::Value &X : *A)
+      P.Stats.Mean.push_back(X.getAsNumber().value_or(0));
+  if (const json::Array *A = O->getArray("welford_m2"))
+    for (const json::Value &X : *A)
+      P.Stats.M2.push_back(X.getAsNumber().value_or(0));
+  return true;
+}
+
+Error saveProgress(const std::string &Dir, const Progress &P) {
+  std::string Text;
+  raw_string_ostream(Text) << toJSON(P);
+  std::error_code EC;
+  raw_fd_ostream OS(Dir + "/state.json.tmp", EC);
+  if (EC)
+    return errorCodeToError(EC);
+  OS << Text;
+  OS.close();
+  return errorCodeToError(sys::fs::rename(Dir + "/state.json.tmp", Dir + "/state.json"));
+}
+
+Expected<bool> loadProgress(const std::string &Dir, Progress &P) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> State = MemoryBuffer::getFile(Dir + "/state.json");
+  if (!State)
+    return false;
+  Expected<json::Value> V = json::parse((*State)->getBuffer());
+  if (!V || !fromJSON(*V, P)) {
+    consumeError(V.takeError());
+    return createStringError(inconvertibleErrorCode(), "%s/state.json: malformed", Dir.c_str());
+  }
+  return true;
+}
+
+torch::Tensor standardizedBatch(const std::vector<const std::vector<float> *> &Rows,
+                                const Welford &S) {
+  std::vector<float> Flat;
+  for (const std::vector<float> *R : Rows) {
+    std::vector<float> X = S.standardize(*R);
+    Flat.insert(Flat.end(), X.begin(), X.end());
+  }
+  return torch::from_blob(Flat.data(), {int64_t(Rows.size()), int64_t(Rows[0]->size())},
+                          torch::kFloat32)
+      .clone();
+}
+
+void appendMetrics(const std::string &Path, const json::Value &Line) {
+  std::error_code EC;
+  raw_fd_ostream OS(Path, EC, sys::fs::OF_Append);
+  OS << Line << "\n";
+}
+
+double validateGreedy(EnvWorker &Env, const std::vector<CorpusModule> &Modules, unsigned Count,
+                      unsigned Horizon, int64_t Stop,
+                      const std::function<int64_t(const std::vector<float> &)> &Pick) {
+  double Log = 0;
+  unsigned N = 0;
+  for (unsigned I = 0; I < Count && I < Modules.size(); ++I) {
+    if (Error E = Env.reset(Modules[I].Bench)) {
+      consumeError(std::move(E));
+      continue;
+    }
+    for (unsigned T = 0; T < Horizon; ++T) {
+      int64_t A = Pick(Env.observation());
+      if (A == Stop || Env.step(size_t(A)).Done)
+        break;
+    }
+    if (Env.irInstructions() && Env.clangIR()) {
+      Log += std::log(double(Env.clangIR()) / double(Env.irInstructions()));
+      ++N;
+    }
+  }
+  return N ? std::exp(Log / N) : 0.0;
+}
+
+Error exportPolicy(torch::nn::Sequential &Net, size_t InputSize, const std::string &Trainer,
+                   const std::string &SpaceName, const ActionSpace &Space, unsigned Horizon,
+                   const Progress &P, uint64_t Seed, const std::string &Path) {
+  json::Array Names;
+  for (const Action &A : Space.Actions)
+    Names.push_back(A.Name);
+  Names.push_back("stop");
+  Expected<std::string> Model =
+      exportSequential(Net, InputSize,
+                       json::Object{{"trainer", Trainer},
+                                    {"space", SpaceName},
+                                    {"actions", std::move(Names)},
+                                    {"observation", "autophase-log1p+action-histogram"},
+                                    {"horizon", int64_t(Horizon)},
+                                    {"steps", int64_t(P.Step)},
+                                    {"seed", int64_t(Seed)}},
+                       P.Stats.mean(), P.Stats.stddev());
+  if (!Model)
+    return Model.takeError();
+  std::error_code EC;
+  raw_fd_ostream OS(Path, EC);
+  if (EC)
+    return errorCodeToError(EC);
+  OS << *Model;
+  return Error::success();
+}
+
+} // namespace smartcc
