@@ -83,7 +83,10 @@ Error writeTrainingReport(const std::string &RunDir) {
     for (const char *K : {"return", "validation_geomean", "loss", "q_mean", "grad_norm"})
       if (std::optional<double> X = O->getNumber(K))
         Curves[K].push_back({Step, *X});
-    if (auto IR = O->getInteger("ir"), Clang = O->getInteger("clang_ir"); IR && Clang && *IR)
+    // DQN logs each episode's counts, PPO the mean ratio of its rollout.
+    if (std::optional<double> Ratio = O->getNumber("ir_ratio"))
+      Curves["ir_ratio"].push_back({Step, *Ratio});
+    else if (auto IR = O->getInteger("ir"), Clang = O->getInteger("clang_ir"); IR && Clang && *IR)
       Curves["ir_ratio"].push_back({Step, double(*Clang) / double(*IR)});
     if (const json::Array *A = O->getArray("actions")) { // histogram of the last 200 episodes
       if (Actions.size() != A->size() || Episodes % 200 == 1)

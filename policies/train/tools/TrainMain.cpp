@@ -6,6 +6,7 @@
 //   smartcc-train --inspect MODEL.smm
 #include "policies/model/ExportedModel.h"
 #include "policies/train/DQN.h"
+#include "policies/train/PPO.h"
 #include "policies/train/TrainingReport.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -21,7 +22,7 @@ using namespace smartcc;
 
 static cl::opt<std::string> Inspect("inspect", cl::desc("print an exported model's metadata"));
 static cl::opt<std::string> Report("report", cl::desc("render RUN/metrics.jsonl into RUN/report.html"));
-static cl::opt<std::string> Trainer("trainer", cl::desc("dqn"), cl::init("dqn"));
+static cl::opt<std::string> Trainer("trainer", cl::desc("dqn or ppo"), cl::init("dqn"));
 static cl::opt<std::string> CorpusDir("corpus", cl::desc("harvested corpus"));
 static cl::opt<std::string> Hashes("hashes", cl::desc("training module hashes"));
 static cl::opt<std::string> ValHashes("validation-hashes", cl::desc("validation module hashes"));
@@ -41,6 +42,8 @@ static cl::opt<unsigned long long> ValidateEvery("validate-every", cl::init(5000
 static cl::opt<unsigned long long> EpsilonDecay("epsilon-decay", cl::init(10000),
                                                 cl::desc("steps of epsilon decay"));
 static cl::opt<unsigned> Seed("seed", cl::desc("random seed"), cl::init(1));
+static cl::opt<unsigned> RolloutSteps("rollout-steps", cl::desc("PPO: steps per rollout"),
+                                      cl::init(512));
 static cl::opt<unsigned> MaxIR("max-ir", cl::desc("skip larger modules"), cl::init(20000));
 
 namespace {
@@ -93,8 +96,8 @@ int main(int Argc, const char **Argv) {
   }
   if (CorpusDir.empty() || Hashes.empty() || RunDir.empty())
     return fail("--corpus, --hashes and --run are required (see --help)");
-  if (Trainer != "dqn")
-    return fail("unknown trainer '" + Trainer + "' (available: dqn)");
+  if (Trainer != "dqn" && Trainer != "ppo")
+    return fail("unknown trainer '" + Trainer + "' (available: dqn, ppo)");
   Expected<std::vector<CorpusModule>> Corpus = readCorpus(CorpusDir, Level);
   if (!Corpus)
     return fail(toString(Corpus.takeError()));
@@ -109,6 +112,22 @@ int main(int Argc, const char **Argv) {
   }
   outs() << "training " << Trainer << " on " << Train.size() << " modules (" << Val.size()
          << " for validation)\n";
+  if (Trainer == "ppo") {
+    PPOOptions P;
+    P.RunDir = RunDir;
+    P.SpaceName = Space;
+    P.TotalSteps = Steps;
+    P.Horizon = Horizon;
+    P.ValidateEvery = ValidateEvery;
+    P.RolloutSteps = RolloutSteps;
+    P.Seed = Seed;
+    if (Error E = trainPPO(P, Train, Val))
+      return fail(toString(std::move(E)));
+    if (Error E = writeTrainingReport(RunDir))
+      return fail(toString(std::move(E)));
+    outs() << "model: " << RunDir << "/model.smm\n";
+    return 0;
+  }
   DQNOptions O;
   O.RunDir = RunDir;
   O.SpaceName = Space;
