@@ -21,6 +21,8 @@ PACKAGES=(
   dpkg-dev make autoconf automake libtool m4 gettext autopoint bison flex
   # comparison baseline for smartcc-eval (gcc -Os) and scripting
   gcc python3
+  # a test proves dependency files are written exactly once by tracing the compile
+  strace
 )
 
 export DEBIAN_FRONTEND=noninteractive
