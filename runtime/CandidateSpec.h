@@ -25,6 +25,9 @@ struct CandidateSpec {
   // the policy's greedy action sequence is played on the module (development mode: loaded from
   // this path in the candidate's process).
   std::string Policy;
+  // Target triple prefixes on which this candidate cannot differ from clang's output (e.g. the
+  // machine outliner on aarch64, which already outlines minsize code): it is not run there.
+  std::vector<std::string> SkipTargets;
   // Overrides of clang's pipeline tuning options for the "default" stage.
   std::optional<bool> MergeFunctions;
   std::optional<bool> LoopUnrolling;

@@ -552,6 +552,8 @@ Error parseCandidate(StringRef Source, StringRef Name, const toml::node &N, Cand
           }
           Spec.FunctionAttrs.emplace_back(AttrName, AttrValue->as_string()->get());
         }
+    } else if (Key == "skip_targets") {
+      E = readStringArray(Source, *V, KeyPath, Spec.SkipTargets);
     } else if (Key == "policy") {
       if (!V->is_string())
         E = nodeError(Source, *V, "'" + KeyPath + "' must be a path to an exported model");
