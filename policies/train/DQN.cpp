@@ -54,25 +54,12 @@ int64_t greedyAction(torch::nn::Sequential &Q, const std::vector<float> &Obs, co
 
 Error train(const DQNOptions &O, const std::vector<CorpusModule> &Train,
             const std::vector<CorpusModule> &Validation) {
-  if (Train.empty())
-    return createStringError(inconvertibleErrorCode(), "no training modules");
-  Expected<ActionSpace> Space = loadActionSpaces(O.SpaceName);
-  if (!Space)
-    return Space.takeError();
-  std::vector<std::string> ActionNames;
-  for (const Action &A : Space->Actions)
-    ActionNames.push_back(A.Name);
-  const int64_t Stop = int64_t(Space->size()), NumActions = Stop + 1;
-  Expected<std::unique_ptr<EnvWorker>> Env =
-      EnvWorker::spawn(*Space, EnvOptions{RewardKind::IRInstructions, O.Horizon});
-  if (!Env)
-    return Env.takeError();
-  if (Error E = (*Env)->reset(Train[0].Bench))
-    return E;
-  const int64_t In = int64_t((*Env)->observation().size());
-
-  std::string Ckpt = O.RunDir + "/checkpoint", Metrics = O.RunDir + "/metrics.jsonl";
-  sys::fs::create_directories(Ckpt);
+  Expected<TrainingSetup> Setup = setUpTraining(O, Train);
+  if (!Setup)
+    return Setup.takeError();
+  std::unique_ptr<EnvWorker> &Env = Setup->Env;
+  const int64_t Stop = Setup->Stop, NumActions = Setup->NumActions, In = Setup->InputSize;
+  const std::string &Ckpt = Setup->CheckpointDir, &Metrics = Setup->MetricsPath;
   torch::manual_seed(O.Seed);
   torch::nn::Sequential Q = makeQNet(In, O.Hidden, NumActions);
   torch::nn::Sequential Target = makeQNet(In, O.Hidden, NumActions);
@@ -104,11 +91,11 @@ Error train(const DQNOptions &O, const std::vector<CorpusModule> &Train,
   uint64_t StartStep = P.Step;
   while (P.Step < O.TotalSteps) {
     const CorpusModule &M = Train[Rng() % Train.size()];
-    if (Error E = (*Env)->reset(M.Bench)) {
+    if (Error E = Env->reset(M.Bench)) {
       consumeError(std::move(E));
       continue;
     }
-    std::vector<float> Obs = (*Env)->observation();
+    std::vector<float> Obs = Env->observation();
     P.Stats.add(Obs);
     double Return = 0, LossSum = 0, GradSum = 0, QSum = 0;
     unsigned Learned = 0;
@@ -123,11 +110,11 @@ Error train(const DQNOptions &O, const std::vector<CorpusModule> &Train,
       float Reward = 0;
       bool Done = A == Stop || T + 1 == O.Horizon;
       if (A != Stop) {
-        StepResult R = (*Env)->step(size_t(A));
+        StepResult R = Env->step(size_t(A));
         Reward = float(R.Reward);
         Done |= R.Done;
       }
-      std::vector<float> Next = (*Env)->observation();
+      std::vector<float> Next = Env->observation();
       P.Stats.add(Next);
       Return += Reward;
       Memory.push({Obs, Next, A, Reward, Done});
@@ -181,9 +168,9 @@ Error train(const DQNOptions &O, const std::vector<CorpusModule> &Train,
                       {"step", int64_t(P.Step)},
                       {"module", M.Bench.Name},
                       {"return", Return},
-                      {"ir", int64_t((*Env)->irInstructions())},
-                      {"clang_ir", int64_t((*Env)->clangIR())},
-                      {"initial_ir", int64_t((*Env)->initialIR())},
+                      {"ir", int64_t(Env->irInstructions())},
+                      {"clang_ir", int64_t(Env->clangIR())},
+                      {"initial_ir", int64_t(Env->initialIR())},
                       {"actions", std::move(Hist)},
                       {"steps_per_second", Rate}};
     if (Learned) {
@@ -194,7 +181,7 @@ Error train(const DQNOptions &O, const std::vector<CorpusModule> &Train,
     if (!Validation.empty() && O.ValidateEvery && P.Step / O.ValidateEvery > P.Validations) {
       P.Validations = P.Step / O.ValidateEvery;
       Line["validation_geomean"] =
-          validateGreedy(**Env, Validation, O.ValidationModules, O.Horizon, Stop,
+          validateGreedy(*Env, Validation, O.ValidationModules, O.Horizon, Stop,
                          [&](const std::vector<float> &Obs) { return greedyAction(Q, Obs, P.Stats); });
     }
     appendMetrics(Metrics, json::Value(std::move(Line)));
@@ -205,7 +192,7 @@ Error train(const DQNOptions &O, const std::vector<CorpusModule> &Train,
                        double(O.TotalSteps - P.Step) / std::max(1e-9, Rate));
   }
   Save();
-  return exportPolicy(Q, size_t(In), "dqn", O.SpaceName, *Space, O.Horizon, P, O.Seed,
+  return exportPolicy(Q, size_t(In), "dqn", O.SpaceName, Setup->Space, O.Horizon, P, O.Seed,
                       O.RunDir + "/model.smm");
 }
 
@@ -213,11 +200,7 @@ Error train(const DQNOptions &O, const std::vector<CorpusModule> &Train,
 
 Error trainDQN(const DQNOptions &O, const std::vector<CorpusModule> &Train,
                const std::vector<CorpusModule> &Validation) {
-  try { // LibTorch reports errors by exception; LLVM is built without them
-    return train(O, Train, Validation);
-  } catch (const std::exception &E) {
-    return createStringError(inconvertibleErrorCode(), "LibTorch: %s", E.what());
-  }
+  return guardLibTorch([&] { return train(O, Train, Validation); });
 }
 
 } // namespace smartcc

@@ -5,7 +5,7 @@
 #pragma once
 #include "policies/env/Corpus.h"
 #include "policies/env/EnvWorker.h"
-#include "policies/train/Welford.h"
+#include "policies/train/TrainingCommon.h"
 #include "llvm/Support/Error.h"
 #include <string>
 #include <torch/torch.h>
@@ -13,19 +13,12 @@
 
 namespace smartcc {
 
-struct DQNOptions {
-  std::string RunDir;
-  std::string SpaceName = "autophase";
-  uint64_t TotalSteps = 20000;
-  unsigned Horizon = 45;
-  unsigned Hidden = 256;
+struct DQNOptions : TrainerOptions {
   double Gamma = 0.99, LearningRate = 3e-4;
   double EpsilonStart = 1.0, EpsilonEnd = 0.05;
   uint64_t EpsilonDecaySteps = 10000;
   size_t ReplaySize = 100000, BatchSize = 64;
-  uint64_t LearnStart = 500, TargetSync = 1000, CheckpointEvery = 1000, ValidateEvery = 5000;
-  unsigned ValidationModules = 20;
-  uint64_t Seed = 1;
+  uint64_t LearnStart = 500, TargetSync = 1000, CheckpointEvery = 1000;
 };
 
 // Trains (resuming from RunDir's checkpoint if there is one), writing RunDir/metrics.jsonl,

@@ -28,23 +28,12 @@ struct Sample {
 
 Error train(const PPOOptions &O, const std::vector<CorpusModule> &Train,
             const std::vector<CorpusModule> &Validation) {
-  if (Train.empty())
-    return createStringError(inconvertibleErrorCode(), "no training modules");
-  Expected<ActionSpace> Space = loadActionSpaces(O.SpaceName);
-  if (!Space)
-    return Space.takeError();
-  const int64_t Stop = int64_t(Space->size()), NumActions = Stop + 1;
-  Expected<std::unique_ptr<EnvWorker>> EnvOr =
-      EnvWorker::spawn(*Space, EnvOptions{RewardKind::IRInstructions, O.Horizon});
-  if (!EnvOr)
-    return EnvOr.takeError();
-  EnvWorker &Env = **EnvOr;
-  if (Error E = Env.reset(Train[0].Bench))
-    return E;
-  const int64_t In = int64_t(Env.observation().size());
-
-  std::string Ckpt = O.RunDir + "/checkpoint", Metrics = O.RunDir + "/metrics.jsonl";
-  sys::fs::create_directories(Ckpt);
+  Expected<TrainingSetup> Setup = setUpTraining(O, Train);
+  if (!Setup)
+    return Setup.takeError();
+  EnvWorker &Env = *Setup->Env;
+  const int64_t Stop = Setup->Stop, NumActions = Setup->NumActions, In = Setup->InputSize;
+  const std::string &Ckpt = Setup->CheckpointDir, &Metrics = Setup->MetricsPath;
   torch::manual_seed(O.Seed);
   torch::nn::Sequential Actor = mlp(In, O.Hidden, NumActions), Critic = mlp(In, O.Hidden, 1);
   std::vector<torch::Tensor> Params = Actor->parameters();
@@ -206,7 +195,7 @@ Error train(const PPOOptions &O, const std::vector<CorpusModule> &Train,
                      double(O.TotalSteps - std::min(P.Step, O.TotalSteps)) /
                          std::max(1e-9, Rate));
   }
-  return exportPolicy(Actor, size_t(In), "ppo", O.SpaceName, *Space, O.Horizon, P, O.Seed,
+  return exportPolicy(Actor, size_t(In), "ppo", O.SpaceName, Setup->Space, O.Horizon, P, O.Seed,
                       O.RunDir + "/model.smm");
 }
 
@@ -214,11 +203,7 @@ Error train(const PPOOptions &O, const std::vector<CorpusModule> &Train,
 
 Error trainPPO(const PPOOptions &O, const std::vector<CorpusModule> &Train,
                const std::vector<CorpusModule> &Validation) {
-  try { // LibTorch reports errors by exception; LLVM is built without them
-    return train(O, Train, Validation);
-  } catch (const std::exception &E) {
-    return createStringError(inconvertibleErrorCode(), "LibTorch: %s", E.what());
-  }
+  return guardLibTorch([&] { return train(O, Train, Validation); });
 }
 
 } // namespace smartcc

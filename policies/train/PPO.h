@@ -3,24 +3,17 @@
 // advantage estimation, several epochs of minibatch updates. Same action set, stop action,
 // horizon, standardization, checkpoints, metrics and export as the DQN baseline.
 #pragma once
-#include "policies/env/Corpus.h"
+#include "policies/train/TrainingCommon.h"
 #include "llvm/Support/Error.h"
 #include <string>
 #include <vector>
 
 namespace smartcc {
 
-struct PPOOptions {
-  std::string RunDir;
-  std::string SpaceName = "autophase";
-  uint64_t TotalSteps = 20000;
-  unsigned Horizon = 45, Hidden = 256;
+struct PPOOptions : TrainerOptions {
   unsigned RolloutSteps = 512, Epochs = 4, Minibatch = 64;
   double Gamma = 0.99, Lambda = 0.95, Clip = 0.2, LearningRate = 3e-4;
   double ValueCoef = 0.5, EntropyCoef = 0.01;
-  uint64_t ValidateEvery = 5000;
-  unsigned ValidationModules = 20;
-  uint64_t Seed = 1;
 };
 
 llvm::Error trainPPO(const PPOOptions &O, const std::vector<CorpusModule> &Train,

@@ -9,6 +9,40 @@ using namespace llvm;
 
 namespace smartcc {
 
+Expected<TrainingSetup> setUpTraining(const TrainerOptions &O,
+                                      const std::vector<CorpusModule> &Train) {
+  if (Train.empty())
+    return createStringError(inconvertibleErrorCode(), "no training modules");
+  Expected<ActionSpace> Space = loadActionSpaces(O.SpaceName);
+  if (!Space)
+    return Space.takeError();
+  TrainingSetup S;
+  S.Stop = int64_t(Space->size());
+  S.NumActions = S.Stop + 1;
+  Expected<std::unique_ptr<EnvWorker>> Env =
+      EnvWorker::spawn(*Space, EnvOptions{RewardKind::IRInstructions, O.Horizon});
+  if (!Env)
+    return Env.takeError();
+  S.Env = std::move(*Env);
+  S.Space = std::move(*Space);
+  if (Error E = S.Env->reset(Train[0].Bench))
+    return std::move(E);
+  S.InputSize = int64_t(S.Env->observation().size());
+  S.CheckpointDir = O.RunDir + "/checkpoint";
+  S.MetricsPath = O.RunDir + "/metrics.jsonl";
+  if (std::error_code EC = sys::fs::create_directories(S.CheckpointDir))
+    return errorCodeToError(EC);
+  return std::move(S);
+}
+
+Error guardLibTorch(const std::function<Error()> &Train) {
+  try {
+    return Train();
+  } catch (const std::exception &E) {
+    return createStringError(inconvertibleErrorCode(), "LibTorch: %s", E.what());
+  }
+}
+
 json::Value toJSON(const Progress &P) {
   json::Array Mean, M2;
   for (double V : P.Stats.Mean)

@@ -13,6 +13,31 @@
 
 namespace smartcc {
 
+// Options every trainer has.
+struct TrainerOptions {
+  std::string RunDir;
+  std::string SpaceName = "autophase";
+  uint64_t TotalSteps = 20000;
+  unsigned Horizon = 45, Hidden = 256;
+  uint64_t ValidateEvery = 5000;
+  unsigned ValidationModules = 20;
+  uint64_t Seed = 1;
+};
+
+// What every trainer starts from: the action space (plus stop), a crash-safe environment, the
+// observation size and the run's files.
+struct TrainingSetup {
+  ActionSpace Space;
+  std::unique_ptr<EnvWorker> Env;
+  int64_t Stop = 0, NumActions = 0, InputSize = 0;
+  std::string CheckpointDir, MetricsPath;
+};
+llvm::Expected<TrainingSetup> setUpTraining(const TrainerOptions &O,
+                                            const std::vector<CorpusModule> &Train);
+
+// LibTorch reports errors by exception; LLVM is built without them: trainers run inside this.
+llvm::Error guardLibTorch(const std::function<llvm::Error()> &Train);
+
 // What survives an interruption besides networks and optimizers (saved with torch::save).
 struct Progress {
   uint64_t Step = 0, Episode = 0;

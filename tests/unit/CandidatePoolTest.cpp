@@ -25,6 +25,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Triple.h"
+#include "runtime/LLVMTargets.h"
 #include <gtest/gtest.h>
 
 #include <cerrno>
@@ -42,16 +43,6 @@ using namespace llvm;
 using namespace smartcc;
 
 namespace {
-
-void initTargetsOnce() {
-  static std::once_flag Once;
-  std::call_once(Once, [] {
-    InitializeAllTargets();
-    InitializeAllTargetMCs();
-    InitializeAllAsmPrinters();
-    InitializeAllAsmParsers();
-  });
-}
 
 // Something the default -Oz pipeline has work to do on (inlining, folding), with a loop.
 const char *ModuleIR = R"IR(
@@ -90,7 +81,7 @@ CandidateSpec spec(const std::string &Name, std::vector<std::string> Pipeline) {
 class CandidatePoolTest : public ::testing::Test {
 protected:
   void SetUp() override {
-    initTargetsOnce();
+    initializeLLVMTargetsOnce();
     makeInstance("-emit-obj");
     if (HasFatalFailure())
       return;

@@ -17,6 +17,7 @@
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
 #include "llvm/TargetParser/Triple.h"
+#include "runtime/LLVMTargets.h"
 #include <gtest/gtest.h>
 
 #include <mutex>
@@ -26,15 +27,6 @@ using namespace llvm;
 using namespace smartcc;
 
 namespace {
-
-void initTargetsOnce() {
-  static std::once_flag Once;
-  std::call_once(Once, [] {
-    InitializeAllTargets();
-    InitializeAllTargetMCs();
-    InitializeAllAsmPrinters();
-  });
-}
 
 const char *FunctionIR = R"IR(
 define i32 @f(i32 %x) {
@@ -64,7 +56,7 @@ std::string longIdentIR() {
 class SizeMeasurerTest : public ::testing::TestWithParam<const char *> {
 protected:
   void SetUp() override {
-    initTargetsOnce();
+    initializeLLVMTargetsOnce();
     TT = Triple(GetParam());
     std::string Error;
     const Target *T = TargetRegistry::lookupTarget(TT, Error);

@@ -112,36 +112,32 @@ int main(int Argc, const char **Argv) {
   }
   outs() << "training " << Trainer << " on " << Train.size() << " modules (" << Val.size()
          << " for validation)\n";
+  auto Common = [&](TrainerOptions &T) {
+    T.RunDir = RunDir;
+    T.SpaceName = Space;
+    T.TotalSteps = Steps;
+    T.Horizon = Horizon;
+    T.ValidateEvery = ValidateEvery;
+    T.Seed = Seed;
+  };
+  Error E = Error::success();
   if (Trainer == "ppo") {
     PPOOptions P;
-    P.RunDir = RunDir;
-    P.SpaceName = Space;
-    P.TotalSteps = Steps;
-    P.Horizon = Horizon;
-    P.ValidateEvery = ValidateEvery;
+    Common(P);
     P.RolloutSteps = RolloutSteps;
-    P.Seed = Seed;
-    if (Error E = trainPPO(P, Train, Val))
-      return fail(toString(std::move(E)));
-    if (Error E = writeTrainingReport(RunDir))
-      return fail(toString(std::move(E)));
-    outs() << "model: " << RunDir << "/model.smm\n";
-    return 0;
+    E = trainPPO(P, Train, Val);
+  } else {
+    DQNOptions D;
+    Common(D);
+    D.LearnStart = LearnStart;
+    D.CheckpointEvery = CheckpointEvery;
+    D.EpsilonDecaySteps = EpsilonDecay;
+    E = trainDQN(D, Train, Val);
   }
-  DQNOptions O;
-  O.RunDir = RunDir;
-  O.SpaceName = Space;
-  O.TotalSteps = Steps;
-  O.Horizon = Horizon;
-  O.LearnStart = LearnStart;
-  O.CheckpointEvery = CheckpointEvery;
-  O.ValidateEvery = ValidateEvery;
-  O.EpsilonDecaySteps = EpsilonDecay;
-  O.Seed = Seed;
-  if (Error E = trainDQN(O, Train, Val))
+  if (E)
     return fail(toString(std::move(E)));
-  if (Error E = writeTrainingReport(RunDir))
-    return fail(toString(std::move(E)));
+  if (Error R = writeTrainingReport(RunDir))
+    return fail(toString(std::move(R)));
   outs() << "model: " << RunDir << "/model.smm\n";
   return 0;
 }
