@@ -6,25 +6,23 @@ using namespace llvm;
 
 namespace smartcc {
 
-static void resetOptions(const std::vector<std::string> &Names) {
+void resetLLVMOptionsNamedIn(const std::vector<std::string> &Args) {
   auto Registered = cl::getRegisteredOptions();
-  for (const std::string &N : Names)
-    if (cl::Option *O = Registered.lookup(N))
+  for (const std::string &A : Args)
+    if (cl::Option *O = Registered.lookup(StringRef(A).ltrim('-').split('=').first))
       O->reset();
 }
 
-ScopedLLVMOptions::ScopedLLVMOptions(const std::vector<std::string> &Args) {
+ScopedLLVMOptions::ScopedLLVMOptions(const std::vector<std::string> &Args) : Args(Args) {
   if (Args.empty())
     return;
   std::vector<const char *> Argv{"smartcc (scoped options)"};
-  for (const std::string &A : Args) {
-    Names.push_back(StringRef(A).ltrim('-').split('=').first.str());
+  for (const std::string &A : Args)
     Argv.push_back(A.c_str());
-  }
-  resetOptions(Names); // an option given before must not count as a second occurrence
+  resetLLVMOptionsNamedIn(Args); // an option given before must not count twice
   cl::ParseCommandLineOptions(Argv.size(), Argv.data(), "", &nulls());
 }
 
-ScopedLLVMOptions::~ScopedLLVMOptions() { resetOptions(Names); }
+ScopedLLVMOptions::~ScopedLLVMOptions() { resetLLVMOptionsNamedIn(Args); }
 
 } // namespace smartcc

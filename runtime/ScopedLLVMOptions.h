@@ -7,6 +7,10 @@
 
 namespace smartcc {
 
+// Puts the options named in Args ("-name=value" or "-name") back to their defaults, so that a
+// following parse of them is not a second occurrence.
+void resetLLVMOptionsNamedIn(const std::vector<std::string> &Args);
+
 class ScopedLLVMOptions {
 public:
   explicit ScopedLLVMOptions(const std::vector<std::string> &Args);
@@ -15,7 +19,7 @@ public:
   ScopedLLVMOptions &operator=(const ScopedLLVMOptions &) = delete;
 
 private:
-  std::vector<std::string> Names;
+  std::vector<std::string> Args;
 };
 
 } // namespace smartcc

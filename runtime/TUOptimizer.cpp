@@ -80,6 +80,12 @@ static bool isBuildProbe(StringRef Source, StringRef Directory) {
          Directory.contains("/CMakeScratch") || Source.contains("/CMakeFiles/");
 }
 
+const char *TUOptimizer::harvestCounter() const {
+  return HarvestSkipped ? "harvest.skipped_probe"
+         : HarvestError.empty() ? "harvest.written"
+                                : "error.harvest";
+}
+
 void TUOptimizer::harvest(Module &M) {
   HarvestContext Ctx;
   Ctx.Dir = Cfg.HarvestDir;
@@ -159,11 +165,7 @@ void TUOptimizer::finish(bool CompileSucceeded) {
   }
   if (HarvestOnly) {
     if (Cfg.Stats && Started)
-      consumeError(StatsStore(Cfg.effectiveStatsDir())
-                       .add({{HarvestSkipped          ? "harvest.skipped_probe"
-                              : HarvestError.empty() ? "harvest.written"
-                                                     : "error.harvest",
-                              1}}));
+      consumeError(StatsStore(Cfg.effectiveStatsDir()).add({{harvestCounter(), 1}}));
     return;
   }
   TUDecision D;
@@ -274,9 +276,7 @@ void TUOptimizer::report(TUDecision &D) {
   if (Cfg.Stats) {
     Counters Delta = statsDelta(D);
     if (!Cfg.HarvestDir.empty())
-      Delta[HarvestSkipped          ? "harvest.skipped_probe"
-            : HarvestError.empty() ? "harvest.written"
-                                   : "error.harvest"] += 1;
+      Delta[harvestCounter()] += 1;
     consumeError(StatsStore(Cfg.effectiveStatsDir()).add(Delta));
   }
 }

@@ -32,6 +32,7 @@ private:
   void report(struct TUDecision &D);
   void saveCandidates();
   void harvest(llvm::Module &M);
+  const char *harvestCounter() const; // the stats counter this TU's harvest adds to
   bool verbose() const;
 
   clang::CompilerInstance &CI;

@@ -1,6 +1,7 @@
 #include "policies/env/CompilerEnv.h"
 #include "policies/Observation.h"
 #include "runtime/CandidateRunner.h"
+#include "runtime/ScopedLLVMOptions.h"
 #include "runtime/PipelineBuilder.h"
 #include "llvm/ADT/Hashing.h"
 #include "llvm/Bitcode/BitcodeReader.h"
@@ -41,13 +42,8 @@ CompilerEnv::State CompilerEnv::describe(Module &M) const {
 // defaults whenever they may have changed (one environment per process). Only options that the
 // space's option actions name are reset, so the host program's own options survive.
 void CompilerEnv::applyLLVMArgs(const std::vector<size_t> &Taken) {
-  auto Registered = cl::getRegisteredOptions();
   for (const Action &A : Space.Actions)
-    for (StringRef Arg : A.LLVMArgs) {
-      StringRef Name = Arg.ltrim('-').split('=').first;
-      if (cl::Option *O = Registered.lookup(Name))
-        O->reset();
-    }
+    resetLLVMOptionsNamedIn(A.LLVMArgs);
   std::vector<const char *> Argv{"smartcc-env"};
   for (size_t I : Taken)
     for (const std::string &A : Space.Actions[I].LLVMArgs)
