@@ -60,4 +60,21 @@ Expected<std::vector<CorpusModule>> readCorpus(const std::string &Dir, const std
   return Out;
 }
 
+Error keepListedModules(std::vector<CorpusModule> &Modules, const std::string &Path) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> List = MemoryBuffer::getFile(Path);
+  if (!List)
+    return createStringError(List.getError(), "%s: %s", Path.c_str(),
+                             List.getError().message().c_str());
+  StringSet<> Wanted;
+  StringRef Rest = (*List)->getBuffer();
+  while (!Rest.empty()) {
+    auto [Line, Tail] = Rest.split('\n');
+    Rest = Tail;
+    if (!Line.trim().empty())
+      Wanted.insert(Line.trim());
+  }
+  llvm::erase_if(Modules, [&](const CorpusModule &C) { return !Wanted.contains(C.Hash); });
+  return Error::success();
+}
+
 } // namespace smartcc

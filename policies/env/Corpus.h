@@ -19,4 +19,8 @@ struct CorpusModule {
 llvm::Expected<std::vector<CorpusModule>> readCorpus(const std::string &Dir,
                                                      const std::string &Level = "Oz");
 
+// Keeps only the modules whose hash is listed in Path (one hash a line, as the split manifests
+// and the study scripts write them). A missing file is an error naming it.
+llvm::Error keepListedModules(std::vector<CorpusModule> &Modules, const std::string &Path);
+
 } // namespace smartcc

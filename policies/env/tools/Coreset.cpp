@@ -97,12 +97,11 @@ int main(int Argc, const char **Argv) {
     return 1;
   }
   std::vector<CorpusModule> Mods = std::move(*Corpus);
-  if (!HashesFile.empty()) {
-    StringSet<> Wanted;
-    for (const std::string &L : readLines(HashesFile))
-      Wanted.insert(StringRef(L).trim());
-    llvm::erase_if(Mods, [&](const CorpusModule &C) { return !Wanted.contains(C.Hash); });
-  }
+  if (!HashesFile.empty())
+    if (Error E = keepListedModules(Mods, HashesFile)) {
+      errs() << "smartcc-coreset: error: " << toString(std::move(E)) << "\n";
+      return 1;
+    }
   std::mt19937_64 Rng(Seed);
   std::shuffle(Mods.begin(), Mods.end(), Rng);
   if (Mods.size() > Modules)

@@ -312,18 +312,11 @@ int main(int Argc, const char **Argv) {
     return 1;
   }
   std::vector<CorpusModule> Modules = std::move(*Corpus);
-  if (!HashesFile.empty()) {
-    ErrorOr<std::unique_ptr<MemoryBuffer>> H = MemoryBuffer::getFile(HashesFile);
-    if (!H) {
-      errs() << "smartcc-eval: error: " << HashesFile << ": " << H.getError().message() << "\n";
+  if (!HashesFile.empty())
+    if (Error E = keepListedModules(Modules, HashesFile)) {
+      errs() << "smartcc-eval: error: " << toString(std::move(E)) << "\n";
       return 1;
     }
-    StringSet<> Wanted;
-    for (StringRef L : split((*H)->getBuffer(), '\n'))
-      if (!L.trim().empty())
-        Wanted.insert(L.trim());
-    llvm::erase_if(Modules, [&](const CorpusModule &C) { return !Wanted.contains(C.Hash); });
-  }
   if (!TargetFilter.empty())
     llvm::erase_if(Modules, [&](const CorpusModule &C) {
       return !StringRef(C.Target).starts_with(TargetFilter);

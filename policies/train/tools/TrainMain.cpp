@@ -48,22 +48,18 @@ static cl::opt<unsigned> MaxIR("max-ir", cl::desc("skip larger modules"), cl::in
 
 namespace {
 
-std::vector<CorpusModule> select(const std::vector<CorpusModule> &All, const std::string &File) {
+// The listed modules of the wanted target and size, in a fixed order (by hash).
+Expected<std::vector<CorpusModule>> select(std::vector<CorpusModule> All, const std::string &File) {
   if (File.empty())
-    return {};
-  StringSet<> Wanted;
-  if (auto B = MemoryBuffer::getFile(File))
-    for (StringRef L : split((*B)->getBuffer(), '\n'))
-      if (!L.trim().empty())
-        Wanted.insert(L.trim());
-  std::vector<CorpusModule> Out;
-  for (const CorpusModule &C : All)
-    if (Wanted.contains(C.Hash) && StringRef(C.Target).starts_with(TargetPrefix) &&
-        C.IRInstructions <= MaxIR)
-      Out.push_back(C);
-  std::sort(Out.begin(), Out.end(),
+    return std::vector<CorpusModule>();
+  if (Error E = keepListedModules(All, File))
+    return std::move(E);
+  llvm::erase_if(All, [](const CorpusModule &C) {
+    return !StringRef(C.Target).starts_with(TargetPrefix) || C.IRInstructions > MaxIR;
+  });
+  std::sort(All.begin(), All.end(),
             [](const CorpusModule &A, const CorpusModule &B) { return A.Hash < B.Hash; });
-  return Out;
+  return All;
 }
 
 int fail(const Twine &Message) {
@@ -101,7 +97,13 @@ int main(int Argc, const char **Argv) {
   Expected<std::vector<CorpusModule>> Corpus = readCorpus(CorpusDir, Level);
   if (!Corpus)
     return fail(toString(Corpus.takeError()));
-  std::vector<CorpusModule> Train = select(*Corpus, Hashes), Val = select(*Corpus, ValHashes);
+  Expected<std::vector<CorpusModule>> TrainOr = select(*Corpus, Hashes);
+  if (!TrainOr)
+    return fail(toString(TrainOr.takeError()));
+  Expected<std::vector<CorpusModule>> ValOr = select(*Corpus, ValHashes);
+  if (!ValOr)
+    return fail(toString(ValOr.takeError()));
+  std::vector<CorpusModule> Train = std::move(*TrainOr), Val = std::move(*ValOr);
   sys::fs::create_directories(RunDir);
   {
     std::error_code EC;
