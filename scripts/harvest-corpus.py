@@ -13,6 +13,9 @@ SMARTCC_HARVEST pointing into the corpus, then append one JSON line to
 <manifest-dir>/packages-<split>.jsonl and delete the build tree. Interrupt it at any time: the
 package that was running is redone by the next run.
 
+Hashes: print one split's module hashes of one flavour (hashes --split train --target aarch64),
+the lists smartcc-coreset, smartcc-eval and smartcc-train take.
+
 Summarize: turn the corpus index into <manifest-dir>/modules-<split>.jsonl (one line per distinct
 module, with its train/validation/excluded assignment) and <manifest-dir>/summary-<split>.json.
 
@@ -811,10 +814,12 @@ def summarize_split(root, split, manifest_dir, reserved):
 
     # One file built twice with the same macros (static + shared library: PIC and non-PIC,
     # -fvisibility) gives two near-identical modules: keep the first, flag the others. A file
-    # built twice into different code (nauty's -DWORDSIZE=32 variants) stays.
+    # built twice into different code (nauty's -DWORDSIZE=32 variants) stays, and so does each
+    # flavour (x86-64 -Oz, aarch64 -Oz, x86-64 -O0): each is its own learning problem.
     first_of = {}
     for m in mods.values():
-        key = (m["packages"][0], m["source"], macros(out_dir, m["hash"]))
+        key = (m["packages"][0], m["source"], macros(out_dir, m["hash"]), m["target"],
+               m["level"])
         if key in first_of:
             m["variant_of"] = first_of[key]
         else:
@@ -904,6 +909,29 @@ def main(argv):
         reserved = set(read_list(a.reserved)) if os.path.exists(a.reserved) else set()
         for split in a.split or ("train", "eval"):
             summarize_split(root, split, os.path.abspath(a.manifest_dir), reserved)
+        return 0
+
+    if argv and argv[0] == "hashes":
+        ap = argparse.ArgumentParser(prog="harvest-corpus.py hashes",
+                                     description="Print the hashes of one split's modules of one "
+                                                 "flavour (from modules-<split>.jsonl), sorted.")
+        ap.add_argument("--split", choices=("train", "validation", "eval"), required=True)
+        ap.add_argument("--target", default="x86_64", help="triple prefix (default x86_64)")
+        ap.add_argument("--level", default="Oz", help="harvest level (default Oz)")
+        ap.add_argument("--min-ir", type=int, default=0)
+        ap.add_argument("--max-ir", type=int, default=1 << 62)
+        ap.add_argument("--manifest-dir", default=DEFAULT_MANIFESTS)
+        a = ap.parse_args(argv[1:])
+        name = "eval" if a.split == "eval" else "train"
+        out = []
+        with open(os.path.join(a.manifest_dir, "modules-%s.jsonl" % name)) as f:
+            for line in f:
+                m = json.loads(line)
+                if m["split"] == a.split and m["level"] == a.level and \
+                        m["target"].startswith(a.target) and \
+                        a.min_ir <= m["ir_instructions"] <= a.max_ir:
+                    out.append(m["hash"])
+        print("\n".join(sorted(out)))
         return 0
 
     ap = argparse.ArgumentParser(prog="harvest-corpus.py",

@@ -32,7 +32,7 @@ for line in open("policies/corpus/modules-train.jsonl"):
 PY
 echo "headroom study: $(wc -l < "$OUT/train-hashes.txt") training modules of $TARGET available, sampling $N"
 
-EVAL=build/bin/smartcc-eval
+EVAL=${SMARTCC_EVAL:-build/bin/smartcc-eval}  # an installed copy keeps long runs safe from rebuilds
 run() { # run FAMILY TITLE ARGS...
   local family=$1 title=$2; shift 2
   echo "== ($family) $title"

@@ -1,15 +1,21 @@
 // smartcc-coreset: mines a core set of action sequences on TRAINING modules (the Coreset
 // baseline of the CompilerGym leaderboard literature): (1) random search on each module keeps
-// its best distinct sequences; (2) every collected sequence is measured on every module;
+// its best distinct sequences (or greedy search its one best); (2) every collected sequence is measured on every module;
 // (3) sequences are picked greedily, each maximizing the never-worse geomean gain over clang
 // -Oz given those already picked. smartcc-eval's `coreset:FILE[:K]` evaluates best-of-K on
-// held-out modules. Stages (1) and (2) keep one result file per module and resume.
+// held-out modules. Optionally (4) the core set is measured on more training modules, with
+// each module's observation: the table smartcc-train's value model learns from. Stages (1),
+// (2) and (4) keep one result file per module and resume.
 //
 //   smartcc-coreset --corpus DIR --hashes TRAIN.txt --out DIR [--modules 100] [--trials 20]
 //                   [--length 20] [--top 3] [--k 20] [--space autophase+macro+options]
+//                   [--search random|greedy:N] [--table-modules N] [--coreset FILE]
 //                   [--objective bytes|ir] [--jobs 2] [--seed 1]
 #include "ModulePool.h"
+#include "policies/Observation.h"
 #include "policies/env/Search.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CommandLine.h"
@@ -41,6 +47,17 @@ static cl::opt<std::string> SpaceName("space", cl::desc("action space"),
 static cl::opt<std::string> ObjectiveName("objective", cl::desc("bytes or ir"),
                                           cl::init("bytes"));
 static cl::opt<unsigned> Jobs("jobs", cl::desc("modules at once"), cl::init(2));
+static cl::opt<std::string> SearchName("search",
+                                       cl::desc("stage 1 search: random (--trials x --length) "
+                                                "or greedy:STEPS"),
+                                       cl::init("random"));
+static cl::opt<std::string> CoreSetFile("coreset",
+                                        cl::desc("skip stages 1-3: measure this core set's "
+                                                 "sequences (stage 4 only)"));
+static cl::opt<unsigned> TableModules("table-modules",
+                                      cl::desc("stage 4: measure the core set on this many "
+                                               "training modules (the value model's table)"),
+                                      cl::init(0));
 static cl::opt<unsigned> Seed("seed", cl::desc("random seed"), cl::init(1));
 
 namespace {
@@ -84,6 +101,89 @@ std::vector<std::string> readLines(const std::string &Path) {
   return Lines;
 }
 
+// One line of the value table (stage 4), or "" when the module cannot be measured:
+//   {"hash", "package", "target", "ir", "obs": [Autophase, log1p], "clang": V,
+//    "values": [V per sequence, 0 = failed]}
+// The observation is computed on the harvested module itself: the module smartcc's pipeline
+// hook sees, before anything runs.
+std::string tableRow(const ActionSpace &Space, const CorpusModule &C,
+                     const std::vector<std::string> &Sequences) {
+  LLVMContext Ctx;
+  Expected<std::unique_ptr<Module>> M = loadBitcodeFile(C.Bench.BitcodePath, Ctx);
+  if (!M) {
+    consumeError(M.takeError());
+    return "";
+  }
+  json::Array Obs;
+  for (float F : observationVector(computeAutophase(**M), {}, 0, 1))
+    Obs.push_back(double(F));
+  CompilerEnv Env(Space, EnvOptions{RewardKind::IRInstructions, 1000});
+  if (Error E = Env.reset(C.Bench)) {
+    consumeError(std::move(E));
+    return "";
+  }
+  json::Array Values;
+  for (const std::string &S : Sequences) {
+    if (Error E = Env.reset(C.Bench)) {
+      consumeError(std::move(E));
+      return "";
+    }
+    for (size_t A : indices(Space, S))
+      Env.step(A);
+    Expected<uint64_t> V = objectiveValue(Env, objective());
+    Values.push_back(V ? int64_t(*V) : int64_t(0));
+    if (!V)
+      consumeError(V.takeError());
+  }
+  Expected<uint64_t> Clang = objective() == Objective::IRInstructions
+                                 ? Expected<uint64_t>(Env.clangIR())
+                                 : Env.clangObjectBytes();
+  if (!Clang) {
+    consumeError(Clang.takeError());
+    return "";
+  }
+  json::Object Row{{"hash", C.Hash},     {"package", C.Package},     {"target", C.Target},
+                   {"ir", int64_t(C.IRInstructions)}, {"obs", std::move(Obs)},
+                   {"clang", int64_t(*Clang)},       {"values", std::move(Values)}};
+  std::string Text;
+  raw_string_ostream(Text) << json::Value(std::move(Row)) << "\n";
+  return Text;
+}
+
+// (4) The value model's table: for each training module, its observation (what the compiler
+// sees at the start of the middle-end) and the measured objective of every core-set sequence,
+// so that a model can learn which sequences pay off where.
+void measureTable(const ActionSpace &Space, const std::vector<CorpusModule> &Mods,
+                  const std::vector<std::string> &CoreSet) {
+  if (Mods.empty())
+    return;
+  outs() << "stage 4: measuring the core set (" << CoreSet.size() << " sequences) on "
+         << Mods.size() << " modules\n";
+  runPerModule(Mods, OutDir + "/table", Jobs, [&](const CorpusModule &C, const std::string &P) {
+    return writeAtomically(P, tableRow(Space, C, CoreSet)) ? 0 : 1;
+  });
+}
+
+// The sequences of a core set written by an earlier run.
+Expected<std::vector<std::string>> readCoreSet(const std::string &Path) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> B = MemoryBuffer::getFile(Path);
+  if (!B)
+    return createStringError(B.getError(), "cannot read %s", Path.c_str());
+  Expected<json::Value> V = json::parse((*B)->getBuffer());
+  if (!V)
+    return createStringError(inconvertibleErrorCode(), "%s: %s", Path.c_str(),
+                             toString(V.takeError()).c_str());
+  const json::Object *O = V->getAsObject();
+  const json::Array *A = O ? O->getArray("sequences") : nullptr;
+  if (!A)
+    return createStringError(inconvertibleErrorCode(), "%s: no \"sequences\" array",
+                             Path.c_str());
+  std::vector<std::string> Out;
+  for (const json::Value &S : *A)
+    Out.push_back(S.getAsString().value_or("").str());
+  return Out;
+}
+
 } // namespace
 
 int main(int Argc, const char **Argv) {
@@ -104,16 +204,39 @@ int main(int Argc, const char **Argv) {
     }
   std::mt19937_64 Rng(Seed);
   std::shuffle(Mods.begin(), Mods.end(), Rng);
+  std::vector<CorpusModule> TableMods(Mods.begin(),
+                                      Mods.begin() + std::min<size_t>(TableModules, Mods.size()));
   if (Mods.size() > Modules)
     Mods.resize(Modules);
 
+  if (!CoreSetFile.empty()) { // stage 4 alone, e.g. on validation modules
+    Expected<std::vector<std::string>> CoreSet = readCoreSet(CoreSetFile);
+    if (!CoreSet) {
+      errs() << "smartcc-coreset: error: " << toString(CoreSet.takeError()) << "\n";
+      return 1;
+    }
+    measureTable(*Space, TableMods, *CoreSet);
+    return 0;
+  }
+
   // (1) Random search per module; keep the best distinct sequences that beat the start.
-  outs() << "stage 1: random search on " << Mods.size() << " modules\n";
+  outs() << "stage 1: " << SearchName << " search on " << Mods.size() << " modules\n";
   runPerModule(Mods, OutDir + "/search", Jobs, [&](const CorpusModule &C, const std::string &P) {
     CompilerEnv Env(*Space, EnvOptions{RewardKind::IRInstructions, 1000});
     std::string Text;
     std::mt19937_64 R(Seed ^ std::hash<std::string>()(C.Hash));
     std::map<uint64_t, std::string> Best; // value -> sequence (ascending)
+    if (StringRef(SearchName).starts_with("greedy:")) {
+      unsigned Steps = 3;
+      StringRef(SearchName).drop_front(7).getAsInteger(10, Steps);
+      Expected<SearchResult> S = greedySearch(Env, C.Bench, Steps, objective());
+      if (!S) {
+        consumeError(S.takeError());
+        return 1;
+      }
+      std::string Text = S->Best.empty() ? "" : names(*Space, S->Best) + "\n";
+      return writeAtomically(P, Text) ? 0 : 1;
+    }
     for (unsigned T = 0; T < Trials; ++T) {
       std::vector<std::vector<size_t>> One(1);
       for (unsigned I = 0; I < Length; ++I)
@@ -181,6 +304,7 @@ int main(int Argc, const char **Argv) {
   std::vector<double> Current(Matrix.size(), 1.0); // best ratio so far, never below -Oz
   std::vector<size_t> Chosen;
   json::Array Picked, Curve;
+  std::vector<std::string> CoreSet;
   for (unsigned Step = 0; Step < K && Step < Sequences.size(); ++Step) {
     double BestGain = 0;
     std::optional<size_t> BestSeq;
@@ -202,6 +326,7 @@ int main(int Argc, const char **Argv) {
     }
     double Geo = Matrix.empty() ? 1.0 : std::exp(Log / double(Matrix.size()));
     Picked.push_back(Sequences[*BestSeq]);
+    CoreSet.push_back(Sequences[*BestSeq]);
     Curve.push_back(Geo);
     outs() << format("k=%2u  train geomean %.4f  %s\n", Step + 1, Geo,
                      Sequences[*BestSeq].substr(0, 90).c_str());
@@ -220,5 +345,6 @@ int main(int Argc, const char **Argv) {
     return 1;
   }
   outs() << "wrote " << OutDir << "/coreset.json\n";
+  measureTable(*Space, TableMods, CoreSet);
   return 0;
 }
