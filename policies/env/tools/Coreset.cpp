@@ -215,6 +215,13 @@ int main(int Argc, const char **Argv) {
       errs() << "smartcc-coreset: error: " << toString(CoreSet.takeError()) << "\n";
       return 1;
     }
+    // The table's own copy of its core set, so that the directory is self-describing.
+    sys::fs::create_directories(OutDir);
+    if (CoreSetFile != OutDir + "/coreset.json" &&
+        sys::fs::copy_file(CoreSetFile, OutDir + "/coreset.json")) {
+      errs() << "smartcc-coreset: error: cannot write " << OutDir << "/coreset.json\n";
+      return 1;
+    }
     measureTable(*Space, TableMods, *CoreSet);
     return 0;
   }

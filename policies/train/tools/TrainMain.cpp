@@ -3,10 +3,13 @@
 //
 //   smartcc-train --trainer dqn --corpus DIR --hashes TRAIN.txt [--validation-hashes VAL.txt]
 //                 --run DIR [--steps 20000] [--space autophase] [--seed 1] ...
+//   smartcc-train --trainer value --table CORESET_DIR --validation-table VAL_DIR --run DIR
+//                 [--epochs 200] [--target x86_64]   (the sequence-value agent, SequenceValue.h)
 //   smartcc-train --inspect MODEL.smm
 #include "policies/model/ExportedModel.h"
 #include "policies/train/DQN.h"
 #include "policies/train/PPO.h"
+#include "policies/train/SequenceValue.h"
 #include "policies/train/TrainingReport.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -22,7 +25,12 @@ using namespace smartcc;
 
 static cl::opt<std::string> Inspect("inspect", cl::desc("print an exported model's metadata"));
 static cl::opt<std::string> Report("report", cl::desc("render RUN/metrics.jsonl into RUN/report.html"));
-static cl::opt<std::string> Trainer("trainer", cl::desc("dqn or ppo"), cl::init("dqn"));
+static cl::opt<std::string> Trainer("trainer", cl::desc("dqn, ppo or value"), cl::init("dqn"));
+static cl::opt<std::string> Table("table", cl::desc("value: smartcc-coreset output directory "
+                                                    "with the training value table"));
+static cl::opt<std::string> ValTable("validation-table",
+                                     cl::desc("value: directory with the validation table"));
+static cl::opt<unsigned> Epochs("epochs", cl::desc("value: training epochs"), cl::init(200));
 static cl::opt<std::string> CorpusDir("corpus", cl::desc("harvested corpus"));
 static cl::opt<std::string> Hashes("hashes", cl::desc("training module hashes"));
 static cl::opt<std::string> ValHashes("validation-hashes", cl::desc("validation module hashes"));
@@ -67,6 +75,41 @@ int fail(const Twine &Message) {
   return 1;
 }
 
+void recordCommand(int Argc, const char **Argv) {
+  sys::fs::create_directories(RunDir);
+  std::error_code EC;
+  raw_fd_ostream Cmd(RunDir + "/command.txt", EC, sys::fs::OF_Append);
+  for (int I = 0; I < Argc; ++I)
+    Cmd << (I ? " " : "") << Argv[I];
+  Cmd << "\n";
+}
+
+// The sequence-value agent learns from value tables, not from the environment directly.
+int trainValue(int Argc, const char **Argv) {
+  if (Table.empty() || ValTable.empty() || RunDir.empty())
+    return fail("--trainer value needs --table, --validation-table and --run");
+  Expected<ValueTable> T = readValueTable(Table);
+  if (!T)
+    return fail(toString(T.takeError()));
+  Expected<ValueTable> V = readValueTable(ValTable);
+  if (!V)
+    return fail(toString(V.takeError()));
+  recordCommand(Argc, Argv);
+  outs() << "training value on " << T->Rows.size() << " modules (" << V->Rows.size()
+         << " for validation), " << T->Sequences.size() << " sequences\n";
+  SequenceValueOptions O;
+  O.RunDir = RunDir;
+  O.Epochs = Epochs;
+  O.Seed = Seed;
+  O.TargetPrefix = TargetPrefix;
+  if (Error E = guardLibTorch([&] { return trainSequenceValue(O, *T, *V); }))
+    return fail(toString(std::move(E)));
+  if (Error R = writeTrainingReport(RunDir))
+    return fail(toString(std::move(R)));
+  outs() << "model: " << RunDir << "/model.smm\n";
+  return 0;
+}
+
 } // namespace
 
 int main(int Argc, const char **Argv) {
@@ -90,10 +133,12 @@ int main(int Argc, const char **Argv) {
            << json::Value(std::move(Meta)) << "\n";
     return 0;
   }
+  if (Trainer == "value")
+    return trainValue(Argc, Argv);
   if (CorpusDir.empty() || Hashes.empty() || RunDir.empty())
     return fail("--corpus, --hashes and --run are required (see --help)");
   if (Trainer != "dqn" && Trainer != "ppo")
-    return fail("unknown trainer '" + Trainer + "' (available: dqn, ppo)");
+    return fail("unknown trainer '" + Trainer + "' (available: dqn, ppo, value)");
   Expected<std::vector<CorpusModule>> Corpus = readCorpus(CorpusDir, Level);
   if (!Corpus)
     return fail(toString(Corpus.takeError()));
@@ -104,14 +149,7 @@ int main(int Argc, const char **Argv) {
   if (!ValOr)
     return fail(toString(ValOr.takeError()));
   std::vector<CorpusModule> Train = std::move(*TrainOr), Val = std::move(*ValOr);
-  sys::fs::create_directories(RunDir);
-  {
-    std::error_code EC;
-    raw_fd_ostream Cmd(RunDir + "/command.txt", EC, sys::fs::OF_Append);
-    for (int I = 0; I < Argc; ++I)
-      Cmd << (I ? " " : "") << Argv[I];
-    Cmd << "\n";
-  }
+  recordCommand(Argc, Argv);
   outs() << "training " << Trainer << " on " << Train.size() << " modules (" << Val.size()
          << " for validation)\n";
   auto Common = [&](TrainerOptions &T) {

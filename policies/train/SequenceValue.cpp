@@ -1,0 +1,323 @@
+#include "policies/train/SequenceValue.h"
+#include "policies/train/TorchExport.h"
+#include "policies/train/TrainingCommon.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <numeric>
+#include <random>
+
+using namespace llvm;
+
+namespace smartcc {
+
+namespace {
+
+// Targets are log gains in percent (100 * log(clang / value)): gains of real -Oz are fractions
+// of a percent to tens of percent, and percent units keep the Huber loss in its useful range.
+// Beyond +-50 % a module is an outlier whose exact size teaches nothing about ranking.
+constexpr double TargetClip = 50.0;
+
+double gainPercent(double Clang, double Value) {
+  return std::clamp(100.0 * std::log(Clang / Value), -TargetClip, TargetClip);
+}
+
+Error tableError(const Twine &Path, const Twine &Message) {
+  return createStringError(inconvertibleErrorCode(), Path + ": " + Message);
+}
+
+Expected<json::Value> readJSON(const std::string &Path) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> B = MemoryBuffer::getFile(Path);
+  if (!B)
+    return createStringError(B.getError(), "cannot read %s", Path.c_str());
+  Expected<json::Value> V = json::parse((*B)->getBuffer().trim());
+  if (!V)
+    return tableError(Path, toString(V.takeError()));
+  return V;
+}
+
+// Targets and their mask (the sequence ran on that module) as tensors.
+struct Batches {
+  torch::Tensor X, Y, Mask;
+};
+
+Batches tensorsOf(const ValueTable &T, const Welford &S) {
+  std::vector<const std::vector<float> *> Rows;
+  for (const ValueTableRow &R : T.Rows)
+    Rows.push_back(&R.Obs);
+  Batches B;
+  B.X = standardizedBatch(Rows, S);
+  const int64_t K = int64_t(T.Sequences.size());
+  B.Y = torch::zeros({int64_t(T.Rows.size()), K});
+  B.Mask = torch::zeros({int64_t(T.Rows.size()), K});
+  for (size_t I = 0; I < T.Rows.size(); ++I)
+    for (int64_t J = 0; J < K; ++J)
+      if (double V = T.Rows[I].Values[size_t(J)]; V > 0 && T.Rows[I].Clang > 0) {
+        B.Y[int64_t(I)][J] = float(gainPercent(T.Rows[I].Clang, V));
+        B.Mask[int64_t(I)][J] = 1.0f;
+      }
+  return B;
+}
+
+std::vector<std::vector<float>> predict(torch::nn::Sequential &Net, const torch::Tensor &X) {
+  torch::NoGradGuard NoGrad;
+  torch::Tensor P = Net->forward(X).contiguous();
+  std::vector<std::vector<float>> Out(size_t(P.size(0)));
+  const float *D = P.data_ptr<float>();
+  for (size_t I = 0; I < Out.size(); ++I)
+    Out[I].assign(D + I * size_t(P.size(1)), D + (I + 1) * size_t(P.size(1)));
+  return Out;
+}
+
+torch::Tensor maskedHuber(const torch::Tensor &Pred, const torch::Tensor &Y,
+                          const torch::Tensor &Mask) {
+  torch::Tensor L = torch::nn::functional::huber_loss(
+      Pred, Y, torch::nn::functional::HuberLossFuncOptions().reduction(torch::kNone).delta(1.0));
+  return (L * Mask).sum() / Mask.sum().clamp_min(1.0);
+}
+
+json::Object figuresJSON(const ChoiceFigures &F, StringRef Prefix) {
+  return json::Object{{(Prefix + "top1").str(), F.Top1},
+                      {(Prefix + "top3").str(), F.Top3},
+                      {(Prefix + "oracle").str(), F.Oracle},
+                      {(Prefix + "top1_single_trial").str(), F.Top1Raw},
+                      {(Prefix + "wins").str(), int64_t(F.Wins)},
+                      {(Prefix + "ties").str(), int64_t(F.Ties)},
+                      {(Prefix + "losses").str(), int64_t(F.Losses)}};
+}
+
+} // namespace
+
+Expected<ValueTable> readValueTable(const std::string &Dir, const std::string &CoresetFile) {
+  ValueTable T;
+  std::string Coreset = CoresetFile.empty() ? Dir + "/coreset.json" : CoresetFile;
+  Expected<json::Value> C = readJSON(Coreset);
+  if (!C)
+    return C.takeError();
+  const json::Object *CO = C->getAsObject();
+  const json::Array *Seqs = CO ? CO->getArray("sequences") : nullptr;
+  if (!Seqs || Seqs->empty())
+    return tableError(Coreset, "no \"sequences\"");
+  for (const json::Value &S : *Seqs)
+    T.Sequences.push_back(S.getAsString().value_or("").str());
+  T.Space = CO->getString("space").value_or("").str();
+  T.Objective = CO->getString("objective").value_or("bytes").str();
+
+  std::error_code EC;
+  std::vector<std::string> Files;
+  for (sys::fs::directory_iterator It(Dir + "/table", EC), End; It != End && !EC;
+       It.increment(EC))
+    if (StringRef(It->path()).ends_with(".jsonl"))
+      Files.push_back(It->path());
+  if (EC)
+    return createStringError(EC, "%s/table: %s", Dir.c_str(), EC.message().c_str());
+  std::sort(Files.begin(), Files.end());
+  for (const std::string &F : Files) {
+    Expected<json::Value> V = readJSON(F);
+    if (!V)
+      return V.takeError();
+    const json::Object *O = V->getAsObject();
+    const json::Array *Obs = O ? O->getArray("obs") : nullptr;
+    const json::Array *Values = O ? O->getArray("values") : nullptr;
+    if (!Obs || !Values)
+      return tableError(F, "expected \"obs\" and \"values\"");
+    if (Values->size() != T.Sequences.size())
+      return tableError(F, "has " + Twine(Values->size()) + " values for " +
+                               Twine(T.Sequences.size()) + " sequences (another core set?)");
+    ValueTableRow R;
+    R.Hash = O->getString("hash").value_or("").str();
+    R.Package = O->getString("package").value_or("").str();
+    R.Clang = O->getNumber("clang").value_or(0);
+    for (const json::Value &X : *Obs)
+      R.Obs.push_back(float(X.getAsNumber().value_or(0)));
+    for (const json::Value &X : *Values)
+      R.Values.push_back(X.getAsNumber().value_or(0));
+    if (!T.Rows.empty() && R.Obs.size() != T.Rows[0].Obs.size())
+      return tableError(F, "observation size differs from the other rows");
+    if (R.Clang > 0) // a module with no code left after -Oz says nothing
+      T.Rows.push_back(std::move(R));
+  }
+  if (T.Rows.empty())
+    return tableError(Dir + "/table", "no rows");
+  return T;
+}
+
+ChoiceFigures scoreChoices(const ValueTable &T, const std::vector<std::vector<float>> &Scores) {
+  ChoiceFigures F;
+  double L1 = 0, L3 = 0, LO = 0, LRaw = 0;
+  size_t N = 0;
+  for (size_t I = 0; I < T.Rows.size(); ++I) {
+    const ValueTableRow &R = T.Rows[I];
+    std::vector<size_t> Order(R.Values.size());
+    std::iota(Order.begin(), Order.end(), 0);
+    std::stable_sort(Order.begin(), Order.end(),
+                     [&](size_t A, size_t B) { return Scores[I][A] > Scores[I][B]; });
+    auto Best = [&](size_t K) { // smallest value among the first K choices and -Oz
+      double V = R.Clang;
+      for (size_t J = 0; J < K && J < Order.size(); ++J)
+        if (R.Values[Order[J]] > 0)
+          V = std::min(V, R.Values[Order[J]]);
+      return V;
+    };
+    double Raw = R.Values[Order[0]] > 0 ? R.Values[Order[0]] : R.Clang; // failed = fallback
+    L1 += std::log(R.Clang / Best(1));
+    L3 += std::log(R.Clang / Best(3));
+    LO += std::log(R.Clang / Best(Order.size()));
+    LRaw += std::log(R.Clang / Raw);
+    F.Wins += Raw < R.Clang;
+    F.Ties += Raw == R.Clang;
+    F.Losses += Raw > R.Clang;
+    ++N;
+  }
+  if (N) {
+    F.Top1 = std::exp(L1 / double(N));
+    F.Top3 = std::exp(L3 / double(N));
+    F.Oracle = std::exp(LO / double(N));
+    F.Top1Raw = std::exp(LRaw / double(N));
+  }
+  return F;
+}
+
+Error trainSequenceValue(const SequenceValueOptions &O, const ValueTable &Train,
+                         const ValueTable &Validation) {
+  if (Validation.Sequences != Train.Sequences)
+    return createStringError(inconvertibleErrorCode(),
+                             "the validation table measures another core set");
+  const std::string Ckpt = O.RunDir + "/checkpoint", Metrics = O.RunDir + "/metrics.jsonl";
+  if (std::error_code EC = sys::fs::create_directories(Ckpt))
+    return errorCodeToError(EC);
+  torch::manual_seed(O.Seed);
+  const int64_t In = int64_t(Train.Rows[0].Obs.size()), K = int64_t(Train.Sequences.size());
+  torch::nn::Sequential Net(torch::nn::Linear(In, O.Hidden), torch::nn::ReLU(),
+                            torch::nn::Linear(O.Hidden, O.Hidden), torch::nn::ReLU(),
+                            torch::nn::Linear(O.Hidden, K));
+  torch::optim::AdamW Optimizer(
+      Net->parameters(),
+      torch::optim::AdamWOptions(O.LearningRate).weight_decay(O.WeightDecay));
+
+  // Standardization: the training table's statistics (fixed, so they ship with the model).
+  Progress P;
+  for (const ValueTableRow &R : Train.Rows)
+    P.Stats.add(R.Obs);
+  Progress Saved;
+  Expected<bool> Resumed = loadProgress(Ckpt, Saved);
+  if (!Resumed)
+    return Resumed.takeError();
+  double BestValidation = 0;
+  if (*Resumed) {
+    torch::load(Net, Ckpt + "/value.pt");
+    torch::load(Optimizer, Ckpt + "/optimizer.pt");
+    P.Step = Saved.Step;
+    P.Validations = Saved.Validations;
+    if (Expected<json::Value> B = readJSON(Ckpt + "/best.json"))
+      BestValidation = B->getAsObject()->getNumber("score").value_or(0);
+    else
+      consumeError(B.takeError());
+    outs() << "resuming at step " << P.Step << " (epoch)\n";
+  }
+  Batches TrainB = tensorsOf(Train, P.Stats), ValB = tensorsOf(Validation, P.Stats);
+  std::mt19937_64 Rng(O.Seed * 1000003u + P.Step);
+  auto Start = std::chrono::steady_clock::now();
+  const uint64_t StartEpoch = P.Step;
+
+  while (P.Step < O.Epochs) {
+    Net->train();
+    std::vector<int64_t> Order(Train.Rows.size());
+    std::iota(Order.begin(), Order.end(), 0);
+    std::shuffle(Order.begin(), Order.end(), Rng);
+    double LossSum = 0, GradSum = 0;
+    unsigned Batches = 0;
+    for (size_t B = 0; B < Order.size(); B += O.Minibatch) {
+      std::vector<int64_t> Idx(Order.begin() + B,
+                               Order.begin() + std::min(Order.size(), B + O.Minibatch));
+      torch::Tensor I = torch::tensor(Idx, torch::kLong);
+      torch::Tensor Loss =
+          maskedHuber(Net->forward(TrainB.X.index_select(0, I)), TrainB.Y.index_select(0, I),
+                      TrainB.Mask.index_select(0, I));
+      Optimizer.zero_grad();
+      Loss.backward();
+      GradSum += torch::nn::utils::clip_grad_norm_(Net->parameters(), 10.0);
+      Optimizer.step();
+      LossSum += Loss.item<double>();
+      ++Batches;
+    }
+    ++P.Step;
+    Net->eval();
+    json::Object Line{{"trainer", "value"},
+                      {"step", int64_t(P.Step)},
+                      {"loss", LossSum / std::max(1u, Batches)},
+                      {"grad_norm", GradSum / std::max(1u, Batches)}};
+    bool Validate = P.Step % O.ValidateEvery == 0 || P.Step == O.Epochs;
+    if (Validate) {
+      torch::NoGradGuard NoGrad;
+      Line["validation_loss"] =
+          maskedHuber(Net->forward(ValB.X), ValB.Y, ValB.Mask).item<double>();
+      ChoiceFigures V = scoreChoices(Validation, predict(Net, ValB.X));
+      ChoiceFigures T = scoreChoices(Train, predict(Net, TrainB.X));
+      Line["validation_geomean"] = V.Top1;
+      for (auto &KV : figuresJSON(V, "validation_"))
+        Line[KV.first] = std::move(KV.second);
+      for (auto &KV : figuresJSON(T, "train_"))
+        Line[KV.first] = std::move(KV.second);
+      ++P.Validations;
+      double Elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
+                           .count();
+      double Eta = Elapsed / double(P.Step - StartEpoch) * double(O.Epochs - P.Step);
+      outs() << format("epoch %4llu/%u  loss %.4f  validation top-1 %.4f top-3 %.4f (oracle "
+                       "%.4f, single trial %.4f: %u won, %u tied, %u lost)  ETA %.0f s\n",
+                       (unsigned long long)P.Step, O.Epochs, LossSum / std::max(1u, Batches),
+                       V.Top1, V.Top3, V.Oracle, V.Top1Raw, V.Wins, V.Ties, V.Losses, Eta);
+      // The shipped model is the best on validation so far: ranking quality (top-3, what the
+      // default effort measures), top-1 breaking ties.
+      double Score = V.Top3 + 1e-3 * V.Top1;
+      if (Score > BestValidation) {
+        BestValidation = Score;
+        json::Array Names;
+        for (const std::string &S : Train.Sequences)
+          Names.push_back(S);
+        json::Object Meta{{"trainer", "value"},
+                          {"kind", "sequence-value"},
+                          {"space", Train.Space},
+                          {"objective", Train.Objective},
+                          {"sequences", std::move(Names)},
+                          {"observation", "autophase-log1p"},
+                          {"outputs", "predicted 100*log(clang -Oz / sequence), per sequence"},
+                          {"target", O.TargetPrefix},
+                          {"epoch", int64_t(P.Step)},
+                          {"seed", int64_t(O.Seed)},
+                          {"train_rows", int64_t(Train.Rows.size())},
+                          {"validation_rows", int64_t(Validation.Rows.size())},
+                          {"validation", figuresJSON(V, "")},
+                          {"train", figuresJSON(T, "")}};
+        Expected<std::string> Model =
+            exportSequential(Net, size_t(In), std::move(Meta), P.Stats.mean(), P.Stats.stddev());
+        if (!Model)
+          return Model.takeError();
+        std::error_code EC;
+        raw_fd_ostream OS(O.RunDir + "/model.smm", EC);
+        if (EC)
+          return errorCodeToError(EC);
+        OS << *Model;
+        raw_fd_ostream BS(Ckpt + "/best.json", EC);
+        if (EC)
+          return errorCodeToError(EC);
+        BS << json::Value(json::Object{{"score", Score}, {"epoch", int64_t(P.Step)}});
+      }
+      torch::save(Net, Ckpt + "/value.pt");
+      torch::save(Optimizer, Ckpt + "/optimizer.pt");
+      if (Error E = saveProgress(Ckpt, P))
+        return E;
+    }
+    appendMetrics(Metrics, json::Value(std::move(Line)));
+  }
+  return Error::success();
+}
+
+} // namespace smartcc

@@ -1,0 +1,56 @@
+// The sequence-value agent ("value prediction over a core set", the CodeZero/CompilerDream idea
+// of a core set of good sequences, with a learned model choosing among them): a network maps
+// a translation unit's observation (log Autophase features of its pre-optimization module) to
+// the predicted gain of every core-set sequence, log(clang -Oz bytes / sequence bytes). The
+// compiler runs the best-predicted sequences as candidates and measures them (effort levels
+// decide how many), so the model only has to rank, and a wrong guess costs time, never bytes.
+//
+// It learns from smartcc-coreset's value tables (stage 4): rows of (observation, clang's
+// value, each sequence's measured value) on training modules, and is validated on a table of
+// validation-package modules. Supervised regression (masked Huber loss on the log gains).
+#pragma once
+#include "llvm/Support/Error.h"
+#include <string>
+#include <vector>
+
+namespace smartcc {
+
+struct ValueTableRow {
+  std::string Hash, Package;
+  std::vector<float> Obs;
+  double Clang = 0;
+  std::vector<double> Values; // per sequence; 0 = the sequence failed on this module
+};
+
+struct ValueTable {
+  std::string Space, Objective;
+  std::vector<std::string> Sequences;
+  std::vector<ValueTableRow> Rows; // sorted by hash
+};
+
+// Reads DIR/coreset.json (or CoresetFile when given) and DIR/table/*.jsonl.
+llvm::Expected<ValueTable> readValueTable(const std::string &Dir,
+                                          const std::string &CoresetFile = "");
+
+struct SequenceValueOptions {
+  std::string RunDir;
+  unsigned Epochs = 200, Hidden = 128, Minibatch = 64;
+  double LearningRate = 1e-3, WeightDecay = 1e-4;
+  unsigned ValidateEvery = 10; // epochs
+  uint64_t Seed = 1;
+  std::string TargetPrefix; // recorded in the model ("x86_64", "aarch64")
+};
+
+llvm::Error trainSequenceValue(const SequenceValueOptions &O, const ValueTable &Train,
+                               const ValueTable &Validation);
+
+// What a choice rule achieves on a table (never worse: -Oz's value is kept when smaller).
+struct ChoiceFigures {
+  double Top1 = 1, Top3 = 1, Oracle = 1; // geomean clang / chosen (best of the first k)
+  double Top1Raw = 1;                    // top-1 before the -Oz fallback (single trial)
+  unsigned Wins = 0, Ties = 0, Losses = 0; // top-1 single trial vs clang
+};
+// Scores: one row of predicted gains per table row.
+ChoiceFigures scoreChoices(const ValueTable &T, const std::vector<std::vector<float>> &Scores);
+
+} // namespace smartcc
