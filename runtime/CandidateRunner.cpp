@@ -98,6 +98,9 @@ void runCandidate(Module &M, const CandidateSpec &Spec, const CandidateContext &
     if (!Taken)
       return Finish(Outcome::BadPipeline, "policy: " + toString(Taken.takeError()));
   }
+  if (!Spec.Actions.empty())
+    if (Error E = playSequence(M, Spec.ActionSpace, Spec.Actions, CI))
+      return Finish(Outcome::BadPipeline, "sequence: " + toString(std::move(E)));
   std::string VerifierMessage;
   raw_string_ostream VOS(VerifierMessage);
   if (verifyModule(M, &VOS))

@@ -25,6 +25,12 @@ struct CandidateSpec {
   // the policy's greedy action sequence is played on the module (development mode: loaded from
   // this path in the candidate's process).
   std::string Policy;
+  // A fixed action sequence of ActionSpace played like a policy's (from the frontend's module
+  // after mandatory inlining, as the environment's episodes start): what the sequence-value
+  // agent proposes. PredictedPercent is the agent's predicted gain, for --smartcc-explain.
+  std::vector<std::string> Actions;
+  std::string ActionSpace;
+  std::optional<float> PredictedPercent;
   // Target triple prefixes on which this candidate cannot differ from clang's output (e.g. the
   // machine outliner on aarch64, which already outlines minsize code): it is not run there.
   std::vector<std::string> SkipTargets;

@@ -2,6 +2,7 @@
 // built-in candidate library, TOML files, SMARTCC_* environment variables and --smartcc-* flags.
 #include "runtime/Config.h"
 #include "policies/BuiltinCandidates.h"
+#include "policies/SequenceAgent.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
@@ -113,7 +114,7 @@ Error makeError(const Twine &Msg) {
 // ---------------------------------------------------------------------------------------------
 // The settings table.
 
-enum class SettingKind { Bool, Levels, MetricName, Count, PositiveCount, Growth, Path, CandidateList, Targets };
+enum class SettingKind { Bool, Levels, MetricName, Count, PositiveCount, Effort, Growth, Path, Agent, CandidateList, Targets };
 
 // A value parsed from any source, before it is stored in its Config field. Only the member
 // matching the setting's field type is meaningful.
@@ -222,6 +223,10 @@ const char *expectation(SettingKind K) {
     return "expected a non-negative integer";
   case SettingKind::PositiveCount:
     return "expected a positive integer";
+  case SettingKind::Effort:
+    return "expected 0, 1 or 2";
+  case SettingKind::Agent:
+    return "expected 'builtin', 'off' or the path of a sequence-value model";
   case SettingKind::Growth:
     return "expected a number greater than 1";
   case SettingKind::Path:
@@ -247,6 +252,10 @@ const char *tomlRequirement(SettingKind K) {
     return "must be a non-negative integer";
   case SettingKind::PositiveCount:
     return "must be a positive integer";
+  case SettingKind::Effort:
+    return "must be 0, 1 or 2";
+  case SettingKind::Agent:
+    return "must be \"builtin\", \"off\" or the path of a sequence-value model";
   case SettingKind::Growth:
     return "must be a number greater than 1";
   case SettingKind::Path:
@@ -294,6 +303,16 @@ bool splitList(StringRef S, std::vector<std::string> &Out) {
   return true;
 }
 
+// A model path must hold a sequence-value model now, not fail in every compile later.
+std::optional<std::string> checkAgent(StringRef Text) {
+  if (Text == "builtin" || Text == "off")
+    return std::nullopt;
+  llvm::Expected<SequenceAgent> A = SequenceAgent::load(Text.str());
+  if (!A)
+    return llvm::toString(A.takeError());
+  return std::nullopt;
+}
+
 // Parses the text of an environment variable or flag. Returns an error message without the
 // "SOURCE=VALUE: " prefix, or nothing on success.
 std::optional<std::string> parseText(const Setting &S, StringRef Text, Value &V) {
@@ -316,10 +335,12 @@ std::optional<std::string> parseText(const Setting &S, StringRef Text, Value &V)
     }
     return ("unknown metric '" + Text + "' (" + MetricsExpected + ")").str();
   case SettingKind::Count:
-  case SettingKind::PositiveCount: {
+  case SettingKind::PositiveCount:
+  case SettingKind::Effort: {
     unsigned long long N;
     if (Text.getAsInteger(10, N) || N > UINT_MAX ||
-        (S.Kind == SettingKind::PositiveCount && N == 0))
+        (S.Kind == SettingKind::PositiveCount && N == 0) ||
+        (S.Kind == SettingKind::Effort && N > 2))
       return std::string(expectation(S.Kind));
     V.U = unsigned(N);
     return std::nullopt;
@@ -329,6 +350,13 @@ std::optional<std::string> parseText(const Setting &S, StringRef Text, Value &V)
       return std::string(expectation(S.Kind));
     return std::nullopt;
   case SettingKind::Path:
+    V.S = Text.str();
+    return std::nullopt;
+  case SettingKind::Agent:
+    if (Text.empty())
+      return std::string(expectation(S.Kind));
+    if (std::optional<std::string> Bad = checkAgent(Text))
+      return Bad;
     V.S = Text.str();
     return std::nullopt;
   case SettingKind::CandidateList:
@@ -431,12 +459,14 @@ Error parseNode(const Setting &S, StringRef Name, StringRef Source, const toml::
     return Error::success();
   }
   case SettingKind::Count:
-  case SettingKind::PositiveCount: {
+  case SettingKind::PositiveCount:
+  case SettingKind::Effort: {
     if (!N.is_integer())
       return Wrong();
     int64_t I = N.as_integer()->get();
     int64_t Min = S.Kind == SettingKind::PositiveCount ? 1 : 0;
-    if (I < Min || I > int64_t(UINT_MAX))
+    int64_t Max = S.Kind == SettingKind::Effort ? 2 : int64_t(UINT_MAX);
+    if (I < Min || I > Max)
       return Wrong();
     V.U = unsigned(I);
     return Error::success();
@@ -456,6 +486,13 @@ Error parseNode(const Setting &S, StringRef Name, StringRef Source, const toml::
     if (!N.is_string())
       return Wrong();
     V.S = N.as_string()->get();
+    return Error::success();
+  case SettingKind::Agent:
+    if (!N.is_string() || N.as_string()->get().empty())
+      return Wrong();
+    V.S = N.as_string()->get();
+    if (std::optional<std::string> Bad = checkAgent(V.S))
+      return nodeError(Source, N, "'" + Name + "': " + *Bad);
     return Error::success();
   case SettingKind::CandidateList: {
     if (!N.is_array())
@@ -880,7 +917,10 @@ const char *metavar(SettingKind K) {
     return "=NAME";
   case SettingKind::Count:
   case SettingKind::PositiveCount:
+  case SettingKind::Effort:
     return "=N";
+  case SettingKind::Agent:
+    return "=MODEL";
   case SettingKind::Growth:
     return "=X";
   case SettingKind::Path:
@@ -936,6 +976,11 @@ void printConfigHelp(llvm::raw_ostream &OS) {
         "comma-separated. Candidates are defined in TOML as [candidate.NAME] tables with\n"
         "description, pipeline, llvm_args, function_attrs, merge_functions, loop_unrolling,\n"
         "slp_vectorization and loop_vectorization; smartcc --smartcc-print-config lists them.\n";
+}
+
+bool Config::candidatesAreDefault() const {
+  auto It = Origin.find("candidates");
+  return It == Origin.end() || It->second == "default" || It->second == BuiltinSource;
 }
 
 } // namespace smartcc

@@ -38,6 +38,8 @@ struct Config {
   std::string SaveCandidatesDir;       // keep every candidate's object here, for inspection
   std::vector<std::string> HarvestTargets; // with harvest: recompile each TU for these too
   bool HarvestO0 = false;                  // with harvest: and at -O0 without optnone
+  std::string Agent = "builtin";       // "builtin", "off" or a sequence-value model path
+  unsigned Effort = 1;                 // with the agent: 0, 1 or 2 (policies/SequenceAgent.h)
   std::vector<std::string> Candidates; // names of the candidates to evaluate, in order
   std::map<std::string, CandidateSpec> CandidateLibrary; // every candidate defined anywhere
 
@@ -46,6 +48,8 @@ struct Config {
 
   // Candidates actually enabled, resolved against the library (names checked at load time).
   std::vector<CandidateSpec> enabledCandidates() const;
+  // True when `candidates` is the shipped default list (nobody configured it).
+  bool candidatesAreDefault() const;
   bool takesOver(llvm::StringRef Level) const; // Level: "Oz", "Os", ...
   unsigned effectiveJobs() const;
   std::string effectiveStatsDir() const;

@@ -1,5 +1,7 @@
 #include "runtime/Decision.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+#include <cmath>
 #include "llvm/Support/JSON.h"
 
 using namespace llvm;
@@ -59,6 +61,23 @@ void printExplain(const TUDecision &D, raw_ostream &OS) {
       OS << format("  %-30s %12s %9s %9.0f  %s\n", C.Name.c_str(), "-", "-", C.Result.Millis,
                    Outcome.c_str());
   }
+  if (!D.AgentModel.empty()) {
+    OS << format("  agent %s, effort %u, %.2f ms:\n", D.AgentModel.c_str(), D.Effort,
+                 D.AgentMillis);
+    for (const CandidateReport &C : D.Candidates) {
+      if (!C.Predicted)
+        continue;
+      std::string Measured = "not measured";
+      if (C.Result.Result == Outcome::Ok && D.BaselineValue && C.Value)
+        Measured = formatv("measured {0}%", format("%+.2f", 100.0 * std::log(double(
+                                                             D.BaselineValue) / double(C.Value))))
+                       .str();
+      OS << format("    %-10s predicted %+.2f%%, %s: %s\n", C.Name.c_str(), *C.Predicted,
+                   Measured.c_str(), C.Sequence.c_str());
+    }
+  } else if (!D.AgentNote.empty()) {
+    OS << "  agent: " << D.AgentNote << "\n";
+  }
   if (D.Winner < 0)
     OS << "  kept clang's output: " << D.KeptReason << "\n";
   if (!D.Note.empty())
@@ -81,6 +100,10 @@ std::string toJSONLine(const TUDecision &D) {
     }
     if (C.Result.Message[0])
       O["message"] = C.Result.Message;
+    if (C.Predicted) {
+      O["sequence"] = C.Sequence;
+      O["predicted_percent"] = double(*C.Predicted);
+    }
     Cands.push_back(std::move(O));
   }
   json::Object Line{
@@ -104,6 +127,9 @@ std::string toJSONLine(const TUDecision &D) {
     Line["kept_reason"] = D.KeptReason;
   if (!D.Note.empty())
     Line["note"] = D.Note;
+  if (!D.AgentModel.empty())
+    Line["agent"] = json::Object{{"model", D.AgentModel}, {"effort", int64_t(D.Effort)},
+                                 {"ms", D.AgentMillis}};
   std::string S;
   raw_string_ostream(S) << json::Value(std::move(Line)) << "\n";
   return S;

@@ -5,6 +5,7 @@
 #include "runtime/Config.h"
 #include "runtime/Stats.h"
 #include "llvm/Support/raw_ostream.h"
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,8 @@ struct CandidateReport {
   std::string Name;
   CandidateResult Result;
   uint64_t Value = 0; // in the metric's unit; meaningful when Result.Result == Outcome::Ok
+  std::string Sequence;              // an agent proposal's action sequence
+  std::optional<float> Predicted;    // its predicted gain, 100*log(clang / candidate)
 };
 
 struct TUDecision {
@@ -27,6 +30,10 @@ struct TUDecision {
   int Winner = -1;           // index into Candidates; -1 = clang's own output shipped
   std::string KeptReason;    // why clang's output shipped: no_candidates, no_smaller, ...
   std::string Note;          // anything else worth saying (a failed write, ...)
+  std::string AgentModel;    // the model that proposed candidates, if one served
+  std::string AgentNote;     // why no agent served (when one was wanted)
+  double AgentMillis = 0;    // its features and inference
+  unsigned Effort = 1;
 
   uint64_t shippedValue() const {
     return Winner >= 0 ? Candidates[Winner].Value : BaselineValue;

@@ -13,6 +13,71 @@ using namespace llvm;
 
 namespace smartcc {
 
+namespace {
+
+// One episode in a candidate's process: the pipeline runner and the LLVM options so far.
+struct Episode {
+  std::unique_ptr<PipelineRunner> Runner;
+  // Options accumulate on top of the user's -mllvm options (re-parsed after each reset).
+  std::vector<std::string> Args;
+
+  static Expected<Episode> start(Module &M, const clang::CompilerInstance &CI) {
+    Expected<std::unique_ptr<PipelineRunner>> Runner = PipelineRunner::create(CI);
+    if (!Runner)
+      return Runner.takeError();
+    if (Error E = (*Runner)->run(M, MandatoryFinish)) // where the environment's episodes start
+      return std::move(E);
+    Episode Ep;
+    Ep.Runner = std::move(*Runner);
+    Ep.Args = CI.getFrontendOpts().LLVMArgs;
+    return std::move(Ep);
+  }
+
+  Error apply(Module &M, const Action &Act) {
+    if (Act.Kind != ActionKind::Option)
+      return Runner->run(M, Act.Pipeline);
+    for (Function &F : M)
+      if (!F.isDeclaration())
+        for (const auto &[K, V] : Act.FunctionAttrs)
+          F.addFnAttr(K, V);
+    if (Act.LLVMArgs.empty())
+      return Error::success();
+    // This is a candidate's own process: global options are fine.
+    Args.insert(Args.end(), Act.LLVMArgs.begin(), Act.LLVMArgs.end());
+    std::vector<const char *> Argv{"smartcc (policy options)"};
+    for (const std::string &A : Args)
+      Argv.push_back(A.c_str());
+    cl::ResetAllOptionOccurrences();
+    std::string Errors;
+    raw_string_ostream OS(Errors);
+    if (!cl::ParseCommandLineOptions(Argv.size(), Argv.data(), "", &OS))
+      return createStringError(inconvertibleErrorCode(), "action '%s': %s", Act.Name.c_str(),
+                               Errors.c_str());
+    return Error::success();
+  }
+};
+
+} // namespace
+
+Error playSequence(Module &M, const std::string &SpaceName,
+                   const std::vector<std::string> &Actions, const clang::CompilerInstance &CI) {
+  Expected<ActionSpace> Space = loadActionSpaces(SpaceName);
+  if (!Space)
+    return Space.takeError();
+  Expected<Episode> Ep = Episode::start(M, CI);
+  if (!Ep)
+    return Ep.takeError();
+  for (const std::string &Name : Actions) {
+    int Index = Space->indexOf(Name);
+    if (Index < 0)
+      return createStringError(inconvertibleErrorCode(), "no action '%s' in space '%s'",
+                               Name.c_str(), SpaceName.c_str());
+    if (Error E = Ep->apply(M, Space->Actions[size_t(Index)]))
+      return E;
+  }
+  return Ep->Runner->run(M, MandatoryFinish); // as the environment finishes a state
+}
+
 Expected<std::vector<std::string>> playPolicy(Module &M, const ExportedModel &Model,
                                               const clang::CompilerInstance &CI) {
   const json::Object &Meta = Model.metadata();
@@ -27,40 +92,22 @@ Expected<std::vector<std::string>> playPolicy(Module &M, const ExportedModel &Mo
                              "and %zu",
                              Model.inputSize(), Model.outputSize(), Space->Name.c_str(),
                              AutophaseFeatures::Count + Stop, Stop + 1);
-  Expected<std::unique_ptr<PipelineRunner>> Runner = PipelineRunner::create(CI);
-  if (!Runner)
-    return Runner.takeError();
-  if (Error E = (*Runner)->run(M, MandatoryFinish)) // where the environment's episodes start
-    return std::move(E);
+  Expected<Episode> Ep = Episode::start(M, CI);
+  if (!Ep)
+    return Ep.takeError();
   std::vector<size_t> History;
   std::vector<std::string> Taken;
-  // Options accumulate on top of the user's -mllvm options (re-parsed after each reset).
-  std::vector<const char *> Args{"smartcc (policy options)"};
-  for (const std::string &U : CI.getFrontendOpts().LLVMArgs)
-    Args.push_back(U.c_str());
   for (unsigned T = 0; T < Horizon; ++T) {
     size_t A = Model.argmax(observationVector(computeAutophase(M), History, Stop, Horizon));
     if (A >= Stop)
       break;
-    const Action &Act = Space->Actions[A];
     History.push_back(A);
-    Taken.push_back(Act.Name);
-    if (Act.Kind != ActionKind::Option) {
-      if (Error E = (*Runner)->run(M, Act.Pipeline))
-        return std::move(E);
-      continue;
-    }
-    for (Function &F : M)
-      if (!F.isDeclaration())
-        for (const auto &[K, V] : Act.FunctionAttrs)
-          F.addFnAttr(K, V);
-    if (!Act.LLVMArgs.empty()) { // this is a candidate's own process: global options are fine
-      cl::ResetAllOptionOccurrences();
-      for (const std::string &X : Act.LLVMArgs)
-        Args.push_back(X.c_str());
-      cl::ParseCommandLineOptions(Args.size(), Args.data(), "", &nulls());
-    }
+    Taken.push_back(Space->Actions[A].Name);
+    if (Error E = Ep->apply(M, Space->Actions[A]))
+      return std::move(E);
   }
+  if (Error E = Ep->Runner->run(M, MandatoryFinish))
+    return std::move(E);
   return Taken;
 }
 

@@ -19,6 +19,11 @@ namespace smartcc {
 
 class ExportedModel;
 
+// Plays a given action sequence of the named space on M the same way.
+llvm::Error playSequence(llvm::Module &M, const std::string &SpaceName,
+                         const std::vector<std::string> &Actions,
+                         const clang::CompilerInstance &CI);
+
 // Returns the names of the actions taken.
 llvm::Expected<std::vector<std::string>> playPolicy(llvm::Module &M, const ExportedModel &Model,
                                                     const clang::CompilerInstance &CI);

@@ -1,4 +1,5 @@
 #include "runtime/TUOptimizer.h"
+#include "runtime/AgentCandidates.h"
 #include "runtime/Decision.h"
 #include "runtime/Harvester.h"
 #include "runtime/Stats.h"
@@ -127,10 +128,16 @@ void TUOptimizer::onPipelineStart(Module &M) {
     harvest(M);
   if (HarvestOnly)
     return;
-  std::vector<CandidateSpec> Specs = Cfg.enabledCandidates();
+  // The agent's proposals replace the default candidates (effort 2 keeps them too); candidates
+  // a user configured always run.
+  StringRef Triple = CI.getTargetOpts().Triple;
+  Agent = agentCandidates(M, Cfg, Triple);
+  std::vector<CandidateSpec> Specs = Agent.Specs;
+  if (!Agent.Active || Cfg.Effort >= 2 || !Cfg.candidatesAreDefault())
+    for (CandidateSpec &S : Cfg.enabledCandidates())
+      Specs.push_back(std::move(S));
   // Candidates known to be identical to clang's output on this target cost a compile for
   // nothing (measured with smartcc-eval; see policies/candidates.toml).
-  StringRef Triple = CI.getTargetOpts().Triple;
   llvm::erase_if(Specs, [&](const CandidateSpec &S) {
     return llvm::any_of(S.SkipTargets, [&](const std::string &P) { return Triple.starts_with(P); });
   });
@@ -178,6 +185,10 @@ void TUOptimizer::finish(bool CompileSucceeded) {
   D.Target = CI.getTargetOpts().Triple;
   D.Level = Level;
   D.SizeMetric = Cfg.SizeMetric;
+  D.AgentModel = Agent.Model;
+  D.AgentNote = Agent.Note;
+  D.AgentMillis = Agent.Millis;
+  D.Effort = Cfg.Effort;
   D.BaselineMillis =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - Start).count();
   if (Pool)
@@ -195,8 +206,9 @@ void TUOptimizer::finish(bool CompileSucceeded) {
       continue;
     }
     const CandidateResult &R = Pool->result(I);
-    D.Candidates.push_back({Pool->spec(I).Name, R,
-                            metricValue(R.Object, R.IRAfter, Cfg.SizeMetric)});
+    const CandidateSpec &Spec = Pool->spec(I);
+    D.Candidates.push_back({Spec.Name, R, metricValue(R.Object, R.IRAfter, Cfg.SizeMetric),
+                            Spec.Actions.empty() ? "" : Spec.Description, Spec.PredictedPercent});
   }
   if (Replica >= 0) {
     const CandidateResult &R = Pool->result(Replica);

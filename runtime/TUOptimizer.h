@@ -7,6 +7,7 @@
 //   finish()   after the compile: measures clang's output and the candidates', ships the
 //              strictly smallest (clang's on ties and failures), and records the decision.
 #pragma once
+#include "runtime/AgentCandidates.h"
 #include "runtime/CandidatePool.h"
 #include "runtime/Config.h"
 #include <chrono>
@@ -46,6 +47,7 @@ private:
   bool Started = false;
   std::string LaunchError;
   std::unique_ptr<CandidatePool> Pool;
+  AgentChoice Agent;
   std::vector<bool> IsReplica; // the hidden clang-pipeline replica that measures -S baselines
   std::chrono::steady_clock::time_point Start;
 };

@@ -1,0 +1,108 @@
+#include "policies/SequenceAgent.h"
+#include "policies/AutophaseFeatures.h"
+#include "policies/Observation.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/IR/Module.h"
+#include <algorithm>
+#include <numeric>
+
+#include "BuiltinModels.inc"
+
+using namespace llvm;
+
+namespace smartcc {
+
+Expected<SequenceAgent> SequenceAgent::fromModel(ExportedModel Model, StringRef Source) {
+  auto Fail = [&](const Twine &Message) {
+    return createStringError(inconvertibleErrorCode(), Source + ": " + Message);
+  };
+  const json::Object &Meta = Model.metadata();
+  if (Meta.getString("kind").value_or("") != "sequence-value")
+    return Fail("not a sequence-value model (trainer '" +
+                Meta.getString("trainer").value_or("?") + "'); see smartcc-train --trainer value");
+  const json::Array *Seqs = Meta.getArray("sequences");
+  if (!Seqs || Seqs->size() != Model.outputSize())
+    return Fail("model has " + Twine(Model.outputSize()) + " outputs but " +
+                Twine(Seqs ? Seqs->size() : 0) + " sequences");
+  if (Model.inputSize() != AutophaseFeatures::Count)
+    return Fail("model has " + Twine(Model.inputSize()) + " inputs; the observation has " +
+                Twine(AutophaseFeatures::Count));
+  SequenceAgent A;
+  A.Space = Meta.getString("space").value_or("").str();
+  Expected<ActionSpace> Space = loadActionSpaces(A.Space);
+  if (!Space)
+    return Fail(toString(Space.takeError()));
+  for (const json::Value &S : *Seqs) {
+    std::vector<std::string> Names;
+    for (StringRef N : split(S.getAsString().value_or(""), ' '))
+      if (!N.empty()) {
+        if (Space->indexOf(N) < 0)
+          return Fail("sequence action '" + N + "' is not in space '" + A.Space + "'");
+        Names.push_back(N.str());
+      }
+    A.Sequences.push_back(std::move(Names));
+  }
+  A.Model = std::move(Model);
+  A.Source = Source.str();
+  return std::move(A);
+}
+
+Expected<SequenceAgent> SequenceAgent::load(const std::string &Path) {
+  Expected<ExportedModel> M = ExportedModel::load(Path);
+  if (!M)
+    return M.takeError();
+  return fromModel(std::move(*M), Path);
+}
+
+std::optional<Expected<SequenceAgent>> SequenceAgent::builtinFor(StringRef Triple) {
+  // Models are named after the triple prefix they were trained for: x86_64.smm, aarch64.smm.
+  for (const EmbeddedModel *E = BuiltinModels; E->Name; ++E)
+    if (Triple.starts_with(E->Name)) {
+      std::string Source = (Twine("<built-in model ") + E->Name + ".smm>").str();
+      Expected<ExportedModel> M = ExportedModel::parse(
+          StringRef(reinterpret_cast<const char *>(E->Bytes), E->Size), Source);
+      if (!M)
+        return Expected<SequenceAgent>(M.takeError());
+      return fromModel(std::move(*M), Source);
+    }
+  return std::nullopt;
+}
+
+std::vector<std::string> SequenceAgent::builtinNames() {
+  std::vector<std::string> Out;
+  for (const EmbeddedModel *E = BuiltinModels; E->Name; ++E)
+    Out.push_back(E->Name);
+  return Out;
+}
+
+std::vector<SequenceProposal> SequenceAgent::rank(const Module &M) const {
+  std::vector<float> Scores = Model.forward(observationVector(computeAutophase(M), {}, 0, 1));
+  std::vector<size_t> Order(Sequences.size());
+  std::iota(Order.begin(), Order.end(), 0);
+  std::stable_sort(Order.begin(), Order.end(),
+                   [&](size_t A, size_t B) { return Scores[A] > Scores[B]; });
+  std::vector<SequenceProposal> Out;
+  for (size_t I : Order) {
+    SequenceProposal P;
+    P.Actions = Sequences[I];
+    P.Text = join(P.Actions, " ");
+    P.PredictedPercent = Scores[I];
+    P.Rank = unsigned(Out.size() + 1);
+    Out.push_back(std::move(P));
+  }
+  return Out;
+}
+
+std::vector<SequenceProposal> proposalsForEffort(std::vector<SequenceProposal> Ranked,
+                                                 unsigned Effort) {
+  if (Effort >= 2 || Ranked.empty())
+    return Ranked;
+  size_t Keep = 1;
+  if (Effort == 1)
+    while (Keep < 3 && Keep < Ranked.size() && Ranked[Keep].PredictedPercent >= MinPredictedPercent)
+      ++Keep;
+  Ranked.resize(Keep);
+  return Ranked;
+}
+
+} // namespace smartcc

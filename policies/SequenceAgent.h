@@ -1,0 +1,56 @@
+// The sequence-value agent as the compiler serves it (no LibTorch): a shipped model predicts,
+// from a translation unit's pre-optimization module, the gain of each sequence of its core set
+// over clang -Oz; the compiler then runs the best-predicted ones as candidates (how many is the
+// effort level) and measures them. Trained by smartcc-train --trainer value (SequenceValue.h).
+#pragma once
+#include "policies/ActionSpace.h"
+#include "policies/model/ExportedModel.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class Module;
+}
+
+namespace smartcc {
+
+struct SequenceProposal {
+  std::string Text;                 // "clang-default no-machine-outliner"
+  std::vector<std::string> Actions; // the same, one action name each
+  float PredictedPercent = 0;       // predicted 100*log(clang -Oz / sequence); > 0 = smaller
+  unsigned Rank = 0;                // 1 = the model's first choice
+};
+
+class SequenceAgent {
+public:
+  // Checks that Model is a sequence-value model whose sequences exist in its action space.
+  // Errors name Source.
+  static llvm::Expected<SequenceAgent> fromModel(ExportedModel Model, llvm::StringRef Source);
+  static llvm::Expected<SequenceAgent> load(const std::string &Path);
+  // The model compiled into smartcc for this target triple, if there is one.
+  static std::optional<llvm::Expected<SequenceAgent>> builtinFor(llvm::StringRef Triple);
+  // Names of the built-in models (policies/models/*.smm).
+  static std::vector<std::string> builtinNames();
+
+  // Every core-set sequence, best predicted first (ties: core-set order, so deterministic).
+  std::vector<SequenceProposal> rank(const llvm::Module &M) const;
+  const std::string &spaceName() const { return Space; }
+  const std::string &source() const { return Source; }
+  const ExportedModel &model() const { return Model; }
+
+private:
+  ExportedModel Model;
+  std::string Space, Source;
+  std::vector<std::vector<std::string>> Sequences;
+};
+
+// Effort levels: 0 = the first choice only; 1 (default) = the first choice and up to two more
+// predicted to gain at least MinPredictedPercent; 2 = the whole core set.
+constexpr float MinPredictedPercent = 0.1f;
+std::vector<SequenceProposal> proposalsForEffort(std::vector<SequenceProposal> Ranked,
+                                                 unsigned Effort);
+
+} // namespace smartcc

@@ -1,0 +1,47 @@
+#include "runtime/AgentCandidates.h"
+#include "policies/SequenceAgent.h"
+#include "llvm/Support/Format.h"
+#include <chrono>
+
+using namespace llvm;
+
+namespace smartcc {
+
+AgentChoice agentCandidates(const Module &M, const Config &Cfg, StringRef Triple) {
+  AgentChoice C;
+  if (Cfg.Agent == "off")
+    return C;
+  auto Start = std::chrono::steady_clock::now();
+  std::optional<Expected<SequenceAgent>> Agent;
+  if (Cfg.Agent == "builtin")
+    Agent = SequenceAgent::builtinFor(Triple);
+  else
+    Agent = SequenceAgent::load(Cfg.Agent); // checked when the configuration was read
+  if (!Agent) {
+    C.Note = ("no built-in agent model for " + Triple).str();
+    return C;
+  }
+  if (!*Agent) {
+    C.Note = "agent model unusable: " + toString(Agent->takeError());
+    return C;
+  }
+  std::vector<SequenceProposal> Chosen =
+      proposalsForEffort((*Agent)->rank(M), Cfg.Effort);
+  for (const SequenceProposal &P : Chosen) {
+    CandidateSpec S;
+    S.Name = "agent#" + std::to_string(P.Rank);
+    S.Description = P.Text;
+    S.Pipeline.clear(); // the sequence starts from the frontend's module, as it was trained
+    S.Actions = P.Actions;
+    S.ActionSpace = (*Agent)->spaceName();
+    S.PredictedPercent = P.PredictedPercent;
+    C.Specs.push_back(std::move(S));
+  }
+  C.Active = true;
+  C.Model = (*Agent)->source();
+  C.Millis =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - Start).count();
+  return C;
+}
+
+} // namespace smartcc

@@ -1,0 +1,28 @@
+// Where the sequence-value agent meets the optimizer: at the start of the middle-end, the
+// agent ranks its core set on the translation unit's module and the effort level decides how
+// many of its sequences become candidates. Every one is measured against clang's own output
+// like any other candidate, so a wrong prediction costs time, never bytes.
+#pragma once
+#include "runtime/CandidateSpec.h"
+#include "runtime/Config.h"
+#include "llvm/ADT/StringRef.h"
+#include <string>
+#include <vector>
+
+namespace llvm {
+class Module;
+}
+
+namespace smartcc {
+
+struct AgentChoice {
+  bool Active = false;             // a model served this TU (its proposals replace the defaults)
+  std::vector<CandidateSpec> Specs; // its proposals, best predicted first
+  std::string Model;                // which model ("<built-in model x86_64.smm>", a path)
+  std::string Note;                 // why the agent did not serve (no model, a broken model)
+  double Millis = 0;                // features + inference
+};
+
+AgentChoice agentCandidates(const llvm::Module &M, const Config &Cfg, llvm::StringRef Triple);
+
+} // namespace smartcc
