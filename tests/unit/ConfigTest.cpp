@@ -328,6 +328,35 @@ TEST_F(ConfigTest, BadMetric) {
             P + ":1:10: 'metric': unknown metric 'txt' (expected alloc, text, file or ir)");
 }
 
+TEST_F(ConfigTest, AgentAndEffort) {
+  auto C = load({});
+  ASSERT_LOADED(C);
+  EXPECT_EQ(C->Agent, "builtin");
+  EXPECT_EQ(C->Effort, 1u);
+  EXPECT_TRUE(C->candidatesAreDefault());
+  Vars["SMARTCC_EFFORT"] = "3";
+  EXPECT_EQ(loadError(), "SMARTCC_EFFORT=3: expected 0, 1 or 2");
+  Vars["SMARTCC_EFFORT"] = "0";
+  Vars["SMARTCC_AGENT"] = "off";
+  C = load({});
+  ASSERT_LOADED(C);
+  EXPECT_EQ(C->Effort, 0u);
+  EXPECT_EQ(C->Agent, "off");
+  // A model path is checked when the configuration is read, and named in the error.
+  std::string Bad = write("bad.smm", "SMARTCC-MODEL 1\n{\"input_size\": 2}\n");
+  Vars["SMARTCC_AGENT"] = Bad;
+  std::string E = loadError();
+  EXPECT_EQ(E.rfind("SMARTCC_AGENT=" + Bad + ": " + Bad, 0), 0u) << E;
+  Vars.erase("SMARTCC_AGENT");
+  Vars.erase("SMARTCC_EFFORT");
+  std::string File = write("work/.smartcc.toml", "effort = 5\n");
+  EXPECT_EQ(loadError(), File + ":1:10: 'effort' must be 0, 1 or 2");
+  write("work/.smartcc.toml", "candidates = ['oz-no-jump-tables']\n");
+  C = load({});
+  ASSERT_LOADED(C);
+  EXPECT_FALSE(C->candidatesAreDefault()); // configured candidates run beside the agent
+}
+
 TEST_F(ConfigTest, BadNumbersFromEnvAndFlags) {
   Vars["SMARTCC_JOBS"] = "abc";
   EXPECT_EQ(loadError(), "SMARTCC_JOBS=abc: expected a non-negative integer");

@@ -1,0 +1,122 @@
+// The compiler side of the sequence-value agent: which models it accepts (errors name the
+// model), how it ranks a core set on a real module, and how many proposals each effort runs.
+#include "policies/SequenceAgent.h"
+#include "policies/AutophaseFeatures.h"
+#include "llvm/AsmParser/Parser.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/SourceMgr.h"
+#include <cmath>
+#include <gtest/gtest.h>
+
+using namespace llvm;
+using namespace smartcc;
+
+namespace {
+
+// A linear model over the 56 Autophase inputs: output k = bias k + Slope k * (input Feature).
+std::string linearModel(std::vector<float> Bias, std::vector<float> Slope,
+                        json::Array Sequences, StringRef Kind = "sequence-value",
+                        size_t Inputs = AutophaseFeatures::Count, size_t Feature = 0) {
+  size_t K = Bias.size();
+  json::Object Meta{{"input_size", int64_t(Inputs)},
+                    {"kind", Kind},
+                    {"trainer", "value"},
+                    {"space", "macro+options"},
+                    {"sequences", std::move(Sequences)},
+                    {"layers", json::Array{json::Object{{"kind", "linear"},
+                                                        {"in", int64_t(Inputs)},
+                                                        {"out", int64_t(K)},
+                                                        {"offset", 0}}}}};
+  std::vector<float> W(K * Inputs, 0.0f);
+  for (size_t I = 0; I < K; ++I)
+    W[I * Inputs + Feature] = Slope[I];
+  W.insert(W.end(), Bias.begin(), Bias.end());
+  return ExportedModel::serialize(Meta, W);
+}
+
+Expected<SequenceAgent> agentOf(const std::string &Bytes) {
+  Expected<ExportedModel> M = ExportedModel::parse(Bytes, "m.smm");
+  if (!M)
+    return M.takeError();
+  return SequenceAgent::fromModel(std::move(*M), "m.smm");
+}
+
+std::unique_ptr<Module> parse(LLVMContext &Ctx, StringRef IR) {
+  SMDiagnostic Err;
+  return parseAssemblyString(IR, Err, Ctx);
+}
+
+TEST(SequenceAgentTest, RanksByPredictionAndKeepsCoreSetOrderOnTies) {
+  Expected<SequenceAgent> A = agentOf(linearModel(
+      {0.5f, 2.0f, 0.5f, -1.0f}, {0, 0, 0, 0},
+      json::Array{"clang-default", "clang-default no-jump-tables", "clang-simplification",
+                  "clang-default no-machine-outliner"}));
+  ASSERT_TRUE(bool(A)) << toString(A.takeError());
+  LLVMContext Ctx;
+  auto M = parse(Ctx, "define i32 @f(i32 %x) {\n  %y = add i32 %x, 1\n  ret i32 %y\n}\n");
+  ASSERT_TRUE(M);
+  std::vector<SequenceProposal> R = A->rank(*M);
+  ASSERT_EQ(R.size(), 4u);
+  EXPECT_EQ(R[0].Text, "clang-default no-jump-tables");
+  EXPECT_EQ(R[0].Actions, (std::vector<std::string>{"clang-default", "no-jump-tables"}));
+  EXPECT_FLOAT_EQ(R[0].PredictedPercent, 2.0f);
+  EXPECT_EQ(R[1].Text, "clang-default"); // tie with clang-simplification: core-set order
+  EXPECT_EQ(R[2].Text, "clang-simplification");
+  EXPECT_EQ(R[3].Rank, 4u);
+}
+
+TEST(SequenceAgentTest, UsesTheModulesFeatures) {
+  // Output 1 grows with log(1 + add instructions); output 0 is a constant 0.5. A module with
+  // no additions prefers sequence 0, one with three prefers sequence 1 (log 4 = 1.39).
+  Expected<SequenceAgent> A =
+      agentOf(linearModel({0.5f, 0.0f}, {0.0f, 1.0f}, json::Array{"clang-default", "clang-inliner"},
+                          "sequence-value", AutophaseFeatures::Count, AutophaseFeatures::NumAddInst));
+  ASSERT_TRUE(bool(A)) << toString(A.takeError());
+  LLVMContext Ctx;
+  auto NoAdds = parse(Ctx, "define void @f() {\n  ret void\n}\n");
+  auto Adds = parse(Ctx, "define i32 @f(i32 %x) {\n  %a = add i32 %x, 1\n  %b = add i32 %a, 2\n"
+                         "  %c = add i32 %b, 3\n  ret i32 %c\n}\n");
+  ASSERT_TRUE(NoAdds && Adds);
+  EXPECT_EQ(A->rank(*NoAdds)[0].Text, "clang-default");
+  std::vector<SequenceProposal> R = A->rank(*Adds);
+  EXPECT_EQ(R[0].Text, "clang-inliner");
+  EXPECT_NEAR(R[0].PredictedPercent, std::log(4.0f), 1e-5);
+}
+
+TEST(SequenceAgentTest, EffortLevelsChooseHowMany) {
+  std::vector<SequenceProposal> R(5);
+  float Predicted[] = {3.0f, 0.5f, 0.2f, 0.05f, -1.0f};
+  for (size_t I = 0; I < R.size(); ++I)
+    R[I].PredictedPercent = Predicted[I], R[I].Rank = unsigned(I + 1);
+  EXPECT_EQ(proposalsForEffort(R, 0).size(), 1u);
+  EXPECT_EQ(proposalsForEffort(R, 1).size(), 3u); // 3.0, 0.5, 0.2 (cap 3)
+  EXPECT_EQ(proposalsForEffort(R, 2).size(), 5u);
+  // Effort 1 stops at the first proposal predicted below the threshold, but always runs one.
+  R[1].PredictedPercent = 0.0f;
+  EXPECT_EQ(proposalsForEffort(R, 1).size(), 1u);
+  for (SequenceProposal &P : R)
+    P.PredictedPercent = -5.0f;
+  EXPECT_EQ(proposalsForEffort(R, 1).size(), 1u);
+}
+
+TEST(SequenceAgentTest, RejectsModelsItCannotServe) {
+  auto Message = [](Expected<SequenceAgent> A) {
+    return A ? std::string("accepted") : toString(A.takeError());
+  };
+  EXPECT_NE(Message(agentOf(linearModel({0}, {0}, json::Array{"clang-default"}, "policy")))
+                .find("m.smm: not a sequence-value model"),
+            std::string::npos);
+  EXPECT_NE(Message(agentOf(linearModel({0, 0}, {0, 0}, json::Array{"clang-default"})))
+                .find("2 outputs but 1 sequences"),
+            std::string::npos);
+  EXPECT_NE(Message(agentOf(linearModel({0}, {0}, json::Array{"clang-default"},
+                                        "sequence-value", 10)))
+                .find("10 inputs"),
+            std::string::npos);
+  EXPECT_NE(Message(agentOf(linearModel({0}, {0}, json::Array{"clang-default sroa"})))
+                .find("'sroa' is not in space 'macro+options'"),
+            std::string::npos);
+}
+
+} // namespace
