@@ -3,7 +3,9 @@
 // unit tests), in IR instructions and object bytes.
 //
 //   smartcc-eval --corpus DIR --out DIR [--method oz] [--method candidate:NAME]
-//                [--method random:TRIALSxLENGTH] [--method greedy:STEPS]
+//                [--method random:TRIALSxLENGTH] [--method greedy:STEPS] [--method os|o0]
+//                [--method agent[:MODEL]@EFFORT] [--method policy:MODEL]
+//                [--method coreset:FILE[:K]] [--method perfunc:OPTIONS]
 //                [--space autophase+macro+options] [--objective bytes|ir]
 //                [--hashes FILE] [--max-modules N] [--jobs 2] [--seed 1]
 //
@@ -11,7 +13,9 @@
 // are written per module under OUT/rows/, so an interrupted sweep resumes where it stopped.
 #include "EvalReport.h"
 #include "ModulePool.h"
+#include "policies/SequenceAgent.h"
 #include "policies/env/Corpus.h"
+#include "policies/model/ExportedModel.h"
 #include "policies/env/Search.h"
 #include "runtime/CandidateRunner.h"
 #include "runtime/Config.h"
@@ -216,6 +220,118 @@ Expected<EvalRow> evalCoreset(const CorpusModule &C, StringRef Arg, const EvalRo
   return measureSequence(Env, C, S->Best, R);
 }
 
+// clang at another size level on the same code: "os" (-Os: the functions lose `minsize`, the
+// pipeline and codegen run at -Os, as clang -Os would have compiled them) and "o0" (-O0:
+// neither `minsize` nor `optsize`, no optimization).
+Expected<EvalRow> evalLevel(CorpusModule C, StringRef Level, const EvalRow &Base) {
+  EvalRow R = Base;
+  for (std::string &A : C.Bench.CC1Args)
+    if (A == "-Oz")
+      A = ("-" + Level).str();
+  // What clang's driver adds at that level and not at -Oz: the loop vectorizer at -Os.
+  if (Level == "Os" && !llvm::is_contained(C.Bench.CC1Args, "-vectorize-loops"))
+    C.Bench.CC1Args.push_back("-vectorize-loops");
+  if (Level == "O0")
+    llvm::erase(C.Bench.CC1Args, "-vectorize-slp");
+  Expected<Loaded> L = load(C);
+  if (!L)
+    return L.takeError();
+  auto Start = std::chrono::steady_clock::now();
+  for (Function &F : *L->M) {
+    F.removeFnAttr(Attribute::MinSize);
+    if (Level == "O0")
+      F.removeFnAttr(Attribute::OptimizeForSize);
+  }
+  CandidateSpec Clang;
+  if (Error E = L->CG->optimize(*L->M, Clang))
+    return std::move(E);
+  R.IR = countIRInstructions(*L->M);
+  SmallVector<char, 0> Obj;
+  Expected<ObjectSize> Size = L->CG->emitObject(*L->M, Obj);
+  if (!Size)
+    return Size.takeError();
+  R.Bytes = Size->AllocBytes;
+  R.Seconds = since(Start);
+  return R;
+}
+
+// The sequence-value agent at an effort level, as the compiler serves it: "agent@1" (the model
+// built into smartcc for the module's target) or "agent:MODEL.smm@1". Its proposals are
+// measured and the best kept; the row is before the -Oz fallback (the report adds it).
+Expected<EvalRow> evalAgent(const CorpusModule &C, StringRef Arg, const EvalRow &Base) {
+  EvalRow R = Base;
+  auto [ModelPath, EffortText] = Arg.rsplit('@');
+  unsigned Effort = 1;
+  if (EffortText.getAsInteger(10, Effort) || Effort > 2)
+    return createStringError(inconvertibleErrorCode(), "agent: expected @0, @1 or @2");
+  std::optional<Expected<SequenceAgent>> Agent;
+  if (ModelPath.empty())
+    Agent = SequenceAgent::builtinFor(C.Target);
+  else
+    Agent = SequenceAgent::load(ModelPath.str());
+  if (!Agent)
+    return createStringError(inconvertibleErrorCode(), "no built-in model for %s",
+                             C.Target.c_str());
+  if (!*Agent)
+    return Agent->takeError();
+  Expected<Loaded> L = load(C);
+  if (!L)
+    return L.takeError();
+  auto Start = std::chrono::steady_clock::now();
+  std::vector<SequenceProposal> Chosen = proposalsForEffort((*Agent)->rank(*L->M), Effort);
+  Expected<ActionSpace> Space = loadActionSpaces((*Agent)->spaceName());
+  if (!Space)
+    return Space.takeError();
+  CompilerEnv Env(std::move(*Space), EnvOptions{RewardKind::IRInstructions, 1000});
+  std::optional<EvalRow> Best;
+  for (const SequenceProposal &P : Chosen) {
+    std::vector<size_t> Seq;
+    for (const std::string &N : P.Actions)
+      Seq.push_back(size_t(Env.actions().indexOf(N)));
+    Expected<EvalRow> M = measureSequence(Env, C, Seq, Base);
+    if (!M)
+      return M.takeError();
+    if (!Best || M->Bytes < Best->Bytes)
+      Best = *M;
+  }
+  R = *Best;
+  R.Seconds = since(Start);
+  return R;
+}
+
+// A policy of the RL trainers (DQN, PPO, world model) played greedily, as the `policy`
+// candidate key serves it: "policy:MODEL.smm".
+Expected<EvalRow> evalPolicy(const CorpusModule &C, StringRef Path, const EvalRow &Base) {
+  Expected<ExportedModel> Model = ExportedModel::load(Path.str());
+  if (!Model)
+    return Model.takeError();
+  const json::Object &Meta = Model->metadata();
+  Expected<ActionSpace> Space = loadActionSpaces(Meta.getString("space").value_or("").str());
+  if (!Space)
+    return Space.takeError();
+  const size_t Stop = Space->size();
+  unsigned Horizon = unsigned(Meta.getInteger("horizon").value_or(45));
+  if (Model->outputSize() != Stop + 1)
+    return createStringError(inconvertibleErrorCode(), "%s: %zu outputs for a space of %zu",
+                             Path.str().c_str(), Model->outputSize(), Stop);
+  CompilerEnv Env(std::move(*Space), EnvOptions{RewardKind::IRInstructions, Horizon});
+  auto Start = std::chrono::steady_clock::now();
+  if (Error E = Env.reset(C.Bench))
+    return std::move(E);
+  std::vector<size_t> Seq;
+  for (unsigned T = 0; T < Horizon; ++T) {
+    size_t A = Model->argmax(Env.observation());
+    if (A >= Stop)
+      break;
+    Seq.push_back(A);
+    Env.step(A);
+  }
+  Expected<EvalRow> R = measureSequence(Env, C, Seq, Base);
+  if (R)
+    R->Seconds = since(Start);
+  return R;
+}
+
 // Searches with the environment, then measures the best sequence both ways.
 Expected<EvalRow> evalSearch(const CorpusModule &C, StringRef Method, const EvalRow &Base) {
   EvalRow R = Base;
@@ -277,6 +393,14 @@ int evalModule(const CorpusModule &C, const Config &Cfg, const std::string &Path
           R = createStringError(inconvertibleErrorCode(), "no candidate '%s'", Name.c_str());
       } else if (StringRef(M).starts_with("coreset:")) {
         R = evalCoreset(C, StringRef(M).drop_front(8), Base);
+      } else if (M == "os" || M == "o0") {
+        R = evalLevel(C, M == "os" ? "Os" : "O0", Base);
+      } else if (StringRef(M).starts_with("agent")) {
+        StringRef Arg = StringRef(M).drop_front(5);
+        Arg.consume_front(":");
+        R = evalAgent(C, Arg, Base);
+      } else if (StringRef(M).starts_with("policy:")) {
+        R = evalPolicy(C, StringRef(M).drop_front(7), Base);
       } else if (StringRef(M).starts_with("perfunc:")) {
         R = evalPerFunction(C, StringRef(M).drop_front(8), Base);
       } else {
