@@ -20,7 +20,7 @@ Expected<TrainingSetup> setUpTraining(const TrainerOptions &O,
   S.Stop = int64_t(Space->size());
   S.NumActions = S.Stop + 1;
   Expected<std::unique_ptr<EnvWorker>> Env =
-      EnvWorker::spawn(*Space, EnvOptions{RewardKind::IRInstructions, O.Horizon});
+      EnvWorker::spawn(*Space, EnvOptions{O.Reward, O.Horizon});
   if (!Env)
     return Env.takeError();
   S.Env = std::move(*Env);

@@ -22,6 +22,9 @@ struct TrainerOptions {
   uint64_t ValidateEvery = 5000;
   unsigned ValidationModules = 20;
   uint64_t Seed = 1;
+  // IR instructions (the papers' reward) or object bytes of the real target (codegen per step:
+  // slower, but the only reward that sees code-generation options).
+  RewardKind Reward = RewardKind::IRInstructions;
 };
 
 // What every trainer starts from: the action space (plus stop), a crash-safe environment, the

@@ -30,6 +30,8 @@ static cl::opt<std::string> Table("table", cl::desc("value: smartcc-coreset outp
                                                     "with the training value table"));
 static cl::opt<std::string> ValTable("validation-table",
                                      cl::desc("value: directory with the validation table"));
+static cl::opt<std::string> RewardName("reward", cl::desc("ir (the papers') or bytes"),
+                                       cl::init("ir"));
 static cl::opt<unsigned> Epochs("epochs", cl::desc("value: training epochs"), cl::init(200));
 static cl::opt<std::string> CorpusDir("corpus", cl::desc("harvested corpus"));
 static cl::opt<std::string> Hashes("hashes", cl::desc("training module hashes"));
@@ -135,6 +137,8 @@ int main(int Argc, const char **Argv) {
   }
   if (Trainer == "value")
     return trainValue(Argc, Argv);
+  if (RewardName != "ir" && RewardName != "bytes")
+    return fail("--reward must be ir or bytes");
   if (CorpusDir.empty() || Hashes.empty() || RunDir.empty())
     return fail("--corpus, --hashes and --run are required (see --help)");
   if (Trainer != "dqn" && Trainer != "ppo")
@@ -159,6 +163,7 @@ int main(int Argc, const char **Argv) {
     T.Horizon = Horizon;
     T.ValidateEvery = ValidateEvery;
     T.Seed = Seed;
+    T.Reward = RewardName == "bytes" ? RewardKind::ObjectBytes : RewardKind::IRInstructions;
   };
   Error E = Error::success();
   if (Trainer == "ppo") {
