@@ -33,6 +33,17 @@ AgentChoice agentCandidates(const Module &M, const Config &Cfg, StringRef Triple
     S.Description = P.Text;
     S.Pipeline.clear(); // the sequence starts from the frontend's module, as it was trained
     S.Actions = P.Actions;
+    // A sequence that begins with clang's whole pipeline continues from clang's own result:
+    // the candidate forks when clang's middle-end ends and skips re-running it (about half of
+    // a compile). Nothing but that pipeline is clang's own output: not a candidate.
+    if (!S.Actions.empty() && S.Actions.front() == WholeClangPipelineAction) {
+      S.Actions.erase(S.Actions.begin());
+      if (S.Actions.empty()) {
+        C.Skipped.push_back(P.Text);
+        continue;
+      }
+      S.AfterClangPipeline = true;
+    }
     S.ActionSpace = (*Agent)->spaceName();
     S.PredictedPercent = P.PredictedPercent;
     C.Specs.push_back(std::move(S));

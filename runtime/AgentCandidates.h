@@ -21,7 +21,11 @@ struct AgentChoice {
   std::string Model;                // which model ("<built-in model x86_64.smm>", a path)
   std::string Note;                 // why the agent did not serve (no model, a broken model)
   double Millis = 0;                // features + inference
+  std::vector<std::string> Skipped; // proposals identical to clang's output (not run)
 };
+
+// The macro action that is clang's whole per-module pipeline (policies/actions/macro.toml).
+constexpr const char *WholeClangPipelineAction = "clang-default";
 
 AgentChoice agentCandidates(const llvm::Module &M, const Config &Cfg, llvm::StringRef Triple);
 

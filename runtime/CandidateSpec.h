@@ -31,6 +31,12 @@ struct CandidateSpec {
   std::vector<std::string> Actions;
   std::string ActionSpace;
   std::optional<float> PredictedPercent;
+  // Starts from clang's own optimized module instead of the frontend's: the candidate process
+  // is forked at the end of clang's middle-end (the sequence began with clang's whole pipeline),
+  // so only the rest of clang's pipeline (ClangPipelineTail), then Pipeline (empty by default),
+  // the sequence and code generation run in it. For code-generation options this halves the
+  // cost of a candidate.
+  bool AfterClangPipeline = false;
   // Target triple prefixes on which this candidate cannot differ from clang's output (e.g. the
   // machine outliner on aarch64, which already outlines minsize code): it is not run there.
   std::vector<std::string> SkipTargets;

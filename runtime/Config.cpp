@@ -596,6 +596,11 @@ Error parseCandidate(StringRef Source, StringRef Name, const toml::node &N, Cand
         E = nodeError(Source, *V, "'" + KeyPath + "' must be a path to an exported model");
       else
         Spec.Policy = V->as_string()->get();
+    } else if (Key == "after_clang_pipeline") {
+      if (!V->is_boolean())
+        E = nodeError(Source, *V, "'" + KeyPath + "' must be a boolean (true or false)");
+      else
+        Spec.AfterClangPipeline = V->as_boolean()->get();
     } else if (Key == "merge_functions") {
       E = Flag(Spec.MergeFunctions);
     } else if (Key == "loop_unrolling") {
@@ -610,6 +615,9 @@ Error parseCandidate(StringRef Source, StringRef Name, const toml::node &N, Cand
     if (E)
       return E;
   }
+  // Continuing from clang's optimized module, the default is to run nothing more.
+  if (Spec.AfterClangPipeline && !T->contains("pipeline"))
+    Spec.Pipeline.clear();
   return Error::success();
 }
 

@@ -189,6 +189,9 @@ Error runCandidatePipeline(Module &M, const CandidateSpec &Spec,
   Expected<std::unique_ptr<PipelineRunner>> Runner = PipelineRunner::create(CI, &Spec);
   if (!Runner)
     return Runner.takeError();
+  if (Spec.AfterClangPipeline) // finish clang's own pipeline first
+    if (Error E = (*Runner)->run(M, ClangPipelineTail))
+      return E;
   for (const std::string &Stage : Spec.Pipeline)
     if (Error E = (*Runner)->run(M, Stage))
       return E;

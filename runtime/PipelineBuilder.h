@@ -48,6 +48,13 @@ private:
 // clang's own pipeline this is a no-op.
 constexpr const char *MandatoryFinish = "always-inline";
 
+// What clang's per-module -Oz/-Os pipeline runs after its OptimizerLast extension point (read
+// off `opt -passes='default<Oz>' -passes-ep-optimizer-last=no-op-module -print-pipeline-passes`
+// for LLVM 22). A candidate forked at that point runs this first, so that it continues from
+// exactly clang's own optimized module (byte identity is tested).
+constexpr const char *ClangPipelineTail =
+    "globaldce,constmerge,cg-profile,rel-lookup-table-converter,function(annotation-remarks)";
+
 // Runs Spec's pipeline stages on M, then MandatoryFinish. Errors: an unparsable pipeline.
 llvm::Error runCandidatePipeline(llvm::Module &M, const CandidateSpec &Spec,
                                  const clang::CompilerInstance &CI);

@@ -117,7 +117,27 @@ void TUOptimizer::attach() {
     PB.registerPipelineStartEPCallback([this](ModulePassManager &MPM, OptimizationLevel) {
       MPM.addPass(PipelineStartHook([this](Module &M) { onPipelineStart(M); }));
     });
+    PB.registerOptimizerLastEPCallback(
+        [this](ModulePassManager &MPM, OptimizationLevel, ThinOrFullLTOPhase) {
+          MPM.addPass(PipelineStartHook([this](Module &M) { onOptimizerLast(M); }));
+        });
   });
+}
+
+void TUOptimizer::onOptimizerLast(Module &M) {
+  if (LateSpecs.empty() || LatePool || LaunchError.size())
+    return;
+  CandidateContext Ctx;
+  Ctx.CI = &CI;
+  Ctx.EmitAssembly = EmitAssembly;
+  Ctx.MaxGrowth = Cfg.MaxGrowth;
+  Expected<std::unique_ptr<CandidatePool>> P =
+      CandidatePool::launch(M, std::move(LateSpecs), Ctx, Cfg.effectiveJobs(), Cfg.TimeoutMs);
+  LateSpecs.clear();
+  if (!P)
+    LaunchError = toString(P.takeError());
+  else
+    LatePool = std::move(*P);
 }
 
 void TUOptimizer::onPipelineStart(Module &M) {
@@ -150,6 +170,15 @@ void TUOptimizer::onPipelineStart(Module &M) {
     Specs.push_back(Replica);
     IsReplica.push_back(true);
   }
+  // Candidates that continue from clang's own optimized module start when it exists.
+  for (size_t I = 0; I < Specs.size();)
+    if (Specs[I].AfterClangPipeline) {
+      LateSpecs.push_back(std::move(Specs[I]));
+      Specs.erase(Specs.begin() + I);
+      IsReplica.erase(IsReplica.begin() + I);
+    } else {
+      ++I;
+    }
   if (Specs.empty())
     return;
   CandidateContext Ctx;
@@ -168,6 +197,8 @@ void TUOptimizer::finish(bool CompileSucceeded) {
   if (!CompileSucceeded) {
     if (Pool)
       Pool->cancel();
+    if (LatePool)
+      LatePool->cancel();
     return;
   }
   if (HarvestOnly) {
@@ -193,23 +224,33 @@ void TUOptimizer::finish(bool CompileSucceeded) {
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - Start).count();
   if (Pool)
     Pool->wait();
-  else if (!LaunchError.empty())
+  if (LatePool)
+    LatePool->wait();
+  if (!Pool && !LatePool && !LaunchError.empty())
     D.Note = "candidates not started: " + LaunchError;
   else if (!Started)
     D.Note = "clang's middle-end never ran";
+  else if (!LateSpecs.empty())
+    D.Note = "clang's middle-end never reached its end: continuing candidates not run";
 
   // Baseline: clang's object as written, or the replica's measurement.
   int Replica = -1;
-  for (size_t I = 0; Pool && I < Pool->size(); ++I) {
-    if (IsReplica[I]) {
-      Replica = int(I);
-      continue;
-    }
-    const CandidateResult &R = Pool->result(I);
-    const CandidateSpec &Spec = Pool->spec(I);
+  std::vector<std::pair<CandidatePool *, size_t>> Origins; // of each entry of D.Candidates
+  auto Report = [&](CandidatePool &P, size_t I) {
+    const CandidateResult &R = P.result(I);
+    const CandidateSpec &Spec = P.spec(I);
     D.Candidates.push_back({Spec.Name, R, metricValue(R.Object, R.IRAfter, Cfg.SizeMetric),
-                            Spec.Actions.empty() ? "" : Spec.Description, Spec.PredictedPercent});
+                            Spec.PredictedPercent ? Spec.Description : "", Spec.PredictedPercent});
+    Origins.push_back({&P, I});
+  };
+  for (size_t I = 0; Pool && I < Pool->size(); ++I) {
+    if (IsReplica[I])
+      Replica = int(I);
+    else
+      Report(*Pool, I);
   }
+  for (size_t I = 0; LatePool && I < LatePool->size(); ++I)
+    Report(*LatePool, I);
   if (Replica >= 0) {
     const CandidateResult &R = Pool->result(Replica);
     if (R.Result == Outcome::Ok) {
@@ -229,16 +270,13 @@ void TUOptimizer::finish(bool CompileSucceeded) {
     }
   }
   chooseWinner(D);
-  if (!Cfg.SaveCandidatesDir.empty() && Pool)
+  if (!Cfg.SaveCandidatesDir.empty())
     saveCandidates();
 
   if (D.Winner >= 0) {
-    size_t PoolIndex = 0; // candidates in D are the pool's minus the replica (which is last)
-    for (size_t I = 0, Seen = 0; I < Pool->size(); ++I)
-      if (!IsReplica[I] && int(Seen++) == D.Winner)
-        PoolIndex = I;
+    auto [WinPool, PoolIndex] = Origins[size_t(D.Winner)];
     Expected<std::string> Bytes =
-        EmitAssembly ? Pool->assemblyBytes(PoolIndex) : Pool->objectBytes(PoolIndex);
+        EmitAssembly ? WinPool->assemblyBytes(PoolIndex) : WinPool->objectBytes(PoolIndex);
     Error E = Bytes ? replaceFile(D.Output, *Bytes) : Bytes.takeError();
     if (E) {
       D.Note = "could not write the winner, kept clang's output: " + toString(std::move(E));
@@ -253,20 +291,21 @@ void TUOptimizer::saveCandidates() {
   if (sys::fs::create_directories(Cfg.SaveCandidatesDir))
     return;
   std::string Base = sys::path::filename(CI.getFrontendOpts().OutputFile).str();
-  for (size_t I = 0; I < Pool->size(); ++I) {
-    if (Pool->result(I).Result != Outcome::Ok)
-      continue;
-    std::string Name = Pool->spec(I).Name;
-    for (char &C : Name) // the replica's name has spaces and parentheses
-      if (!isAlnum(C) && C != '-' && C != '_' && C != '.')
-        C = '_';
-    SmallString<256> Path(Cfg.SaveCandidatesDir);
-    sys::path::append(Path, Base + "." + Name + ".o");
-    if (Expected<std::string> Bytes = Pool->objectBytes(I))
-      consumeError(replaceFile(Path, *Bytes));
-    else
-      consumeError(Bytes.takeError());
-  }
+  for (CandidatePool *P : {Pool.get(), LatePool.get()})
+    for (size_t I = 0; P && I < P->size(); ++I) {
+      if (P->result(I).Result != Outcome::Ok)
+        continue;
+      std::string Name = P->spec(I).Name;
+      for (char &C : Name) // the replica's name has spaces and parentheses
+        if (!isAlnum(C) && C != '-' && C != '_' && C != '.')
+          C = '_';
+      SmallString<256> Path(Cfg.SaveCandidatesDir);
+      sys::path::append(Path, Base + "." + Name + ".o");
+      if (Expected<std::string> Bytes = P->objectBytes(I))
+        consumeError(replaceFile(Path, *Bytes));
+      else
+        consumeError(Bytes.takeError());
+    }
 }
 
 void TUOptimizer::report(TUDecision &D) {

@@ -30,6 +30,7 @@ public:
 
 private:
   void onPipelineStart(llvm::Module &M);
+  void onOptimizerLast(llvm::Module &M);
   void report(struct TUDecision &D);
   void saveCandidates();
   void harvest(llvm::Module &M);
@@ -46,7 +47,9 @@ private:
   bool EmitAssembly = false;
   bool Started = false;
   std::string LaunchError;
-  std::unique_ptr<CandidatePool> Pool;
+  std::unique_ptr<CandidatePool> Pool;     // forked at the start of clang's middle-end
+  std::unique_ptr<CandidatePool> LatePool; // forked at its end (CandidateSpec::AfterClangPipeline)
+  std::vector<CandidateSpec> LateSpecs;    // waiting for that point
   AgentChoice Agent;
   std::vector<bool> IsReplica; // the hidden clang-pipeline replica that measures -S baselines
   std::chrono::steady_clock::time_point Start;

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # identity.sh SMARTCC CLANG OUT FILES...: for each file, target and -g setting, compiles with
-# smartcc (replica candidate only, candidates saved) and with clang, and compares both.
+# smartcc (replica candidates only, saved) and with clang, and compares all three: clang's
+# pipeline re-run from the frontend's module, and clang's optimized module continued
+# (after_clang_pipeline) must both give clang's object.
 set -euo pipefail
 smartcc=$1 clang=$2 out=$3; shift 3
 n=0
@@ -9,9 +11,11 @@ for f in "$@"; do
     for g in -g0 -g; do
       b="$out/$(basename "$f").$target$g"
       "$smartcc" --target=$target -Oz $g -c "$f" -o "$b.o" \
-        --smartcc-candidates=baseline-replica --smartcc-save-candidates="$b.saved"
+        --smartcc-candidates=baseline-replica,baseline-continued --smartcc-save-candidates="$b.saved"
       "$clang" --target=$target -Oz $g -c "$f" -o "$b.ref.o"
-      if cmp -s "$b.o" "$b.ref.o" && cmp -s "$b.saved/$(basename "$b").o.baseline-replica.o" "$b.ref.o"; then
+      s="$b.saved/$(basename "$b").o"
+      if cmp -s "$b.o" "$b.ref.o" && cmp -s "$s.baseline-replica.o" "$b.ref.o" &&
+          cmp -s "$s.baseline-continued.o" "$b.ref.o"; then
         n=$((n + 1))
       else
         echo "DIFFER: $f $target $g"
