@@ -76,9 +76,9 @@ void plot(raw_ostream &OS, const std::string &Title, std::vector<Curve> Curves, 
     for (auto &P : Curves[I].Points)
       OS << format("%.1f,%.1f ", PX(P.first), PY(P.second));
     OS << "\"/>";
-    if (Curves.size() > 1)
-      OS << format("<text x=\"%d\" y=\"%d\" font-size=\"11\" fill=\"%s\" text-anchor=\"end\">",
-                   W - R - 4, T + 14 + 13 * int(I), Color)
+    if (Curves.size() > 1) // legend: one entry per curve, above the plot area
+      OS << format("<text x=\"%d\" y=\"%d\" font-size=\"11\" fill=\"%s\">", L + 110 * int(I),
+                   T - 10, Color)
          << Curves[I].Label << "</text>";
   }
   OS << format("<text x=\"2\" y=\"%d\" font-size=\"11\">%.4g</text>", T + 4, Value(Hi))
