@@ -110,7 +110,9 @@ int fail(const Twine &Message) {
 
 int main(int Argc, const char **Argv) {
   InitLLVM X(Argc, Argv);
-  cl::ParseCommandLineOptions(Argc, Argv, "smartcc policy trainer\n");
+  cl::ParseCommandLineOptions(Argc, Argv,
+                              "smartcc policy trainer: dqn (baseline), ppo, or dreamer (a "
+                              "world-model agent whose distilled actor ships)\n");
   if (!Report.empty()) {
     if (Error E = writeTrainingReport(Report))
       return fail(toString(std::move(E)));
