@@ -16,14 +16,8 @@ namespace {
 
 using Series = std::vector<std::pair<double, double>>; // (step, value)
 
-// One line chart; a moving average smooths noisy series (episode returns).
-void plot(raw_ostream &OS, const std::string &Title, const Series &S, unsigned Smooth) {
-  const int W = 640, H = 220, L = 60, R = 20, T = 30, B = 30;
-  OS << "<h3>" << Title << "</h3>";
-  if (S.empty()) {
-    OS << "<p>(no data yet)</p>";
-    return;
-  }
+// Moving average over the last Smooth points.
+Series smoothed(const Series &S, unsigned Smooth) {
   Series Y = S;
   if (Smooth > 1)
     for (size_t I = 0; I < S.size(); ++I) {
@@ -33,27 +27,98 @@ void plot(raw_ostream &OS, const std::string &Title, const Series &S, unsigned S
         Sum += S[J].second;
       Y[I].second = Sum / double(I + 1 - From);
     }
-  double X0 = Y.front().first, X1 = std::max(Y.back().first, X0 + 1);
-  double Lo = Y[0].second, Hi = Y[0].second;
-  for (auto &P : Y)
-    Lo = std::min(Lo, P.second), Hi = std::max(Hi, P.second);
+  return Y;
+}
+
+struct Curve {
+  std::string Label; // shown in a legend when a chart has several curves
+  Series Points;
+};
+
+// One line chart of one or more curves on shared axes; a moving average smooths noisy series
+// (episode returns). LogY plots log10 of positive values (curves of different magnitudes).
+void plot(raw_ostream &OS, const std::string &Title, std::vector<Curve> Curves, unsigned Smooth,
+          bool LogY = false) {
+  const int W = 640, H = 220, L = 60, R = 20, T = 30, B = 30;
+  static const char *Colors[] = {"#2a6", "#46a", "#c63", "#a4a", "#888"};
+  OS << "<h3>" << Title << "</h3>";
+  llvm::erase_if(Curves, [](const Curve &C) { return C.Points.empty(); });
+  if (Curves.empty()) {
+    OS << "<p>(no data yet)</p>";
+    return;
+  }
+  for (Curve &C : Curves) {
+    C.Points = smoothed(C.Points, Smooth);
+    if (LogY)
+      for (auto &P : C.Points)
+        P.second = std::log10(std::max(P.second, 1e-12));
+  }
+  const Series &First = Curves[0].Points;
+  double X0 = First.front().first, X1 = First.back().first;
+  double Lo = First[0].second, Hi = First[0].second;
+  for (const Curve &C : Curves)
+    for (auto &P : C.Points) {
+      X0 = std::min(X0, P.first), X1 = std::max(X1, P.first);
+      Lo = std::min(Lo, P.second), Hi = std::max(Hi, P.second);
+    }
+  X1 = std::max(X1, X0 + 1);
   if (Hi - Lo < 1e-12)
     Hi = Lo + 1;
   auto PX = [&](double X) { return L + (X - X0) / (X1 - X0) * (W - L - R); };
   auto PY = [&](double V) { return T + (Hi - V) / (Hi - Lo) * (H - T - B); };
+  auto Value = [&](double V) { return LogY ? std::pow(10.0, V) : V; };
   OS << "<svg width=\"" << W << "\" height=\"" << H << "\" xmlns=\"http://www.w3.org/2000/svg\">"
      << format("<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#ccc\"/>",
-               L, T, W - L - R, H - T - B)
-     << "<polyline fill=\"none\" stroke=\"#2a6\" stroke-width=\"1.5\" points=\"";
-  for (auto &P : Y)
-    OS << format("%.1f,%.1f ", PX(P.first), PY(P.second));
-  OS << "\"/>"
-     << format("<text x=\"2\" y=\"%d\" font-size=\"11\">%.4g</text>", T + 4, Hi)
-     << format("<text x=\"2\" y=\"%d\" font-size=\"11\">%.4g</text>", H - B, Lo)
+               L, T, W - L - R, H - T - B);
+  for (size_t I = 0; I < Curves.size(); ++I) {
+    const char *Color = Colors[I % std::size(Colors)];
+    OS << "<polyline fill=\"none\" stroke=\"" << Color << "\" stroke-width=\"1.5\" points=\"";
+    for (auto &P : Curves[I].Points)
+      OS << format("%.1f,%.1f ", PX(P.first), PY(P.second));
+    OS << "\"/>";
+    if (Curves.size() > 1) // legend: one entry per curve, above the plot area
+      OS << format("<text x=\"%d\" y=\"%d\" font-size=\"11\" fill=\"%s\">", L + 110 * int(I),
+                   T - 10, Color)
+         << Curves[I].Label << "</text>";
+  }
+  OS << format("<text x=\"2\" y=\"%d\" font-size=\"11\">%.4g</text>", T + 4, Value(Hi))
+     << format("<text x=\"2\" y=\"%d\" font-size=\"11\">%.4g</text>", H - B, Value(Lo))
      << format("<text x=\"%d\" y=\"%d\" font-size=\"11\">step %.0f</text>", L, H - 8, X0)
      << format("<text x=\"%d\" y=\"%d\" font-size=\"11\" text-anchor=\"end\">step %.0f</text>",
                W - R, H - 8, X1)
      << "</svg>";
+}
+
+void plot(raw_ostream &OS, const std::string &Title, const Series &S, unsigned Smooth) {
+  plot(OS, Title, std::vector<Curve>{{"", S}}, Smooth);
+}
+
+// The world-model agent's charts: its model losses, its latent actor-critic, and how closely
+// the shipped (distilled) actor follows the latent one.
+void plotWorldModel(raw_ostream &OS, std::map<std::string, Series> &Curves) {
+  plot(OS, "World model: observation reconstruction (symlog squared error, summed over features)",
+       Curves["recon_loss"], 10);
+  plot(OS, "World model: reward loss (two-hot cross-entropy on smoothed rewards)",
+       Curves["reward_loss"], 10);
+  plot(OS, "World model: continuation loss (binary cross-entropy on episode ends)",
+       Curves["cont_loss"], 10);
+  plot(OS, "World model: KL(posterior || prior), nats", Curves["kl"], 10);
+  plot(OS, "Latent actor loss (REINFORCE on imagined rollouts, with entropy bonus)",
+       Curves["actor_loss"], 10);
+  plot(OS, "Critic loss (two-hot cross-entropy to imagined lambda-returns)",
+       Curves["critic_loss"], 10);
+  plot(OS, "Latent actor entropy (nats)", Curves["entropy"], 10);
+  plot(OS, "Mean value of the imagined start states", Curves["value_mean"], 10);
+  plot(OS, "Shipped actor: distillation cross-entropy to the latent actor",
+       Curves["distill_loss"], 10);
+  plot(OS, "Shipped actor: greedy agreement with the latent actor", Curves["distill_agreement"],
+       10);
+  plot(OS, "Gradient norms before clipping (log scale)",
+       {{"world model", Curves["model_grad_norm"]},
+        {"actor", Curves["actor_grad_norm"]},
+        {"critic", Curves["critic_grad_norm"]},
+        {"distillation", Curves["distill_grad_norm"]}},
+       10, /*LogY=*/true);
 }
 
 } // namespace
@@ -67,7 +132,8 @@ Error writeTrainingReport(const std::string &RunDir) {
   std::vector<double> Actions;
   std::vector<std::string> Names;
   std::string Trainer;
-  unsigned Episodes = 0;
+  unsigned Episodes = 0; // metrics lines: DQN's episodes, PPO's and dreamer's iterations
+  int64_t EpisodeCount = 0;
   for (StringRef Line : split((*Buf)->getBuffer(), '\n')) {
     Expected<json::Value> V = json::parse(Line);
     if (!V) {
@@ -79,14 +145,14 @@ Error writeTrainingReport(const std::string &RunDir) {
       continue;
     ++Episodes;
     Trainer = O->getString("trainer").value_or("").str();
+    EpisodeCount = O->getInteger("episode").value_or(Episodes);
     double Step = double(O->getInteger("step").value_or(0));
-    for (const char *K : {"return", "validation_geomean", "loss", "q_mean", "grad_norm"})
-      if (std::optional<double> X = O->getNumber(K))
-        Curves[K].push_back({Step, *X});
-    // DQN logs each episode's counts, PPO the mean ratio of its rollout.
-    if (std::optional<double> Ratio = O->getNumber("ir_ratio"))
-      Curves["ir_ratio"].push_back({Step, *Ratio});
-    else if (auto IR = O->getInteger("ir"), Clang = O->getInteger("clang_ir"); IR && Clang && *IR)
+    for (const auto &[Key, Value] : *O) // every numeric entry is a curve
+      if (std::optional<double> X = Value.getAsNumber(); X && Key != "step")
+        Curves[Key.str()].push_back({Step, *X});
+    // DQN logs each episode's counts, PPO and dreamer the mean ratio of an iteration.
+    if (auto IR = O->getInteger("ir"), Clang = O->getInteger("clang_ir");
+        !O->getNumber("ir_ratio") && IR && Clang && *IR)
       Curves["ir_ratio"].push_back({Step, double(*Clang) / double(*IR)});
     if (const json::Array *A = O->getArray("actions")) { // histogram of the last 200 episodes
       if (Actions.size() != A->size() || Episodes % 200 == 1)
@@ -101,15 +167,19 @@ Error writeTrainingReport(const std::string &RunDir) {
     return errorCodeToError(EC);
   OS << "<!doctype html><html><head><meta charset=\"utf-8\"><title>smartcc training: "
      << Trainer << "</title></head><body style=\"font-family:sans-serif\"><h1>" << Trainer
-     << " training, " << Episodes << " episodes</h1>";
+     << " training, " << EpisodeCount << " episodes</h1>";
   plot(OS, "Validation: clang -Oz IR / policy IR (geomean, above 1 = better than -Oz)",
        Curves["validation_geomean"], 1);
   plot(OS, "Training episodes: clang -Oz IR / final IR (moving average of 20)",
        Curves["ir_ratio"], 20);
   plot(OS, "Episode return (moving average of 20)", Curves["return"], 20);
-  plot(OS, "Loss", Curves["loss"], 10);
-  plot(OS, "Mean Q", Curves["q_mean"], 10);
-  plot(OS, "Gradient norm", Curves["grad_norm"], 10);
+  if (Trainer == "dreamer") {
+    plotWorldModel(OS, Curves);
+  } else {
+    plot(OS, "Loss", Curves["loss"], 10);
+    plot(OS, "Mean Q", Curves["q_mean"], 10);
+    plot(OS, "Gradient norm", Curves["grad_norm"], 10);
+  }
   OS << "<h3>Actions taken (recent episodes)</h3><svg width=\"640\" height=\"160\" "
         "xmlns=\"http://www.w3.org/2000/svg\">";
   double Max = Actions.empty() ? 1 : *std::max_element(Actions.begin(), Actions.end());

@@ -1,6 +1,7 @@
 // Renders a run's metrics.jsonl into RUN/report.html: SVG learning curves (episode return,
-// validation geomean against clang -Oz, loss, mean Q, gradient norm) and the action histogram
-// of the latest episodes, like the papers' training figures. No LibTorch needed.
+// validation geomean against clang -Oz, loss, mean Q, gradient norm; for the world-model agent
+// its model losses, actor-critic, distillation and gradient norms instead) and the action
+// histogram of the latest episodes, like the papers' training figures. No LibTorch needed.
 #pragma once
 #include "llvm/Support/Error.h"
 #include <string>

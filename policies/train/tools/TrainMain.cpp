@@ -1,8 +1,9 @@
 // smartcc-train: trains a policy on harvested modules, resumably, and exports it in the
 // shipped format. Every run directory records its command (command.txt) and options.
 //
-//   smartcc-train --trainer dqn --corpus DIR --hashes TRAIN.txt [--validation-hashes VAL.txt]
-//                 --run DIR [--steps 20000] [--space autophase] [--seed 1] ...
+//   smartcc-train --trainer dqn|ppo|dreamer --corpus DIR --hashes TRAIN.txt
+//                 [--validation-hashes VAL.txt] --run DIR [--steps 20000] [--space autophase]
+//                 [--reward ir|bytes] [--seed 1] ...
 //   smartcc-train --trainer value --table CORESET_DIR --validation-table VAL_DIR --run DIR
 //                 [--epochs 200] [--target x86_64]   (the sequence-value agent, SequenceValue.h)
 //   smartcc-train --inspect MODEL.smm
@@ -11,6 +12,7 @@
 #include "policies/train/PPO.h"
 #include "policies/train/SequenceValue.h"
 #include "policies/train/TrainingReport.h"
+#include "policies/train/WorldModel.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CommandLine.h"
@@ -25,7 +27,10 @@ using namespace smartcc;
 
 static cl::opt<std::string> Inspect("inspect", cl::desc("print an exported model's metadata"));
 static cl::opt<std::string> Report("report", cl::desc("render RUN/metrics.jsonl into RUN/report.html"));
-static cl::opt<std::string> Trainer("trainer", cl::desc("dqn, ppo or value"), cl::init("dqn"));
+static cl::opt<std::string> Trainer("trainer",
+                                    cl::desc("dqn, ppo, dreamer (world model) or value "
+                                             "(sequence values over a core set)"),
+                                    cl::init("dqn"));
 static cl::opt<std::string> Table("table", cl::desc("value: smartcc-coreset output directory "
                                                     "with the training value table"));
 static cl::opt<std::string> ValTable("validation-table",
@@ -43,7 +48,8 @@ static cl::opt<std::string> TargetPrefix("target", cl::desc("module triple prefi
 static cl::opt<std::string> Space("space", cl::desc("action space"), cl::init("autophase"));
 static cl::opt<unsigned long long> Steps("steps", cl::desc("environment steps"), cl::init(20000));
 static cl::opt<unsigned> Horizon("horizon", cl::desc("steps per episode"), cl::init(45));
-static cl::opt<unsigned long long> LearnStart("learn-start", cl::desc("steps before learning"),
+static cl::opt<unsigned long long> LearnStart("learn-start",
+                                              cl::desc("steps before learning (dqn, dreamer)"),
                                               cl::init(500));
 static cl::opt<unsigned long long> CheckpointEvery("checkpoint-every", cl::init(1000),
                                                    cl::desc("steps between checkpoints"));
@@ -52,8 +58,43 @@ static cl::opt<unsigned long long> ValidateEvery("validate-every", cl::init(5000
 static cl::opt<unsigned long long> EpsilonDecay("epsilon-decay", cl::init(10000),
                                                 cl::desc("steps of epsilon decay"));
 static cl::opt<unsigned> Seed("seed", cl::desc("random seed"), cl::init(1));
-static cl::opt<unsigned> RolloutSteps("rollout-steps", cl::desc("PPO: steps per rollout"),
+static cl::opt<unsigned> RolloutSteps("rollout-steps",
+                                      cl::desc("PPO: steps per rollout (512); dreamer: steps "
+                                               "collected per iteration (256)"),
                                       cl::init(512));
+// The world-model agent's own options (defaults: WorldModelOptions).
+static WorldModelOptions DreamerDefaults;
+static cl::opt<unsigned> TrainUpdates("train-updates", cl::init(DreamerDefaults.TrainUpdates),
+                                      cl::desc("dreamer: gradient steps per iteration"));
+static cl::opt<unsigned> BatchSequences("batch-sequences",
+                                        cl::init(DreamerDefaults.BatchSequences),
+                                        cl::desc("dreamer: replayed windows per gradient step"));
+static cl::opt<unsigned> SequenceLength("sequence-length",
+                                        cl::init(DreamerDefaults.SequenceLength),
+                                        cl::desc("dreamer: steps per replayed window"));
+static cl::opt<unsigned> ImagineHorizon("imagine-horizon",
+                                        cl::init(DreamerDefaults.ImagineHorizon),
+                                        cl::desc("dreamer: imagined steps per rollout"));
+static cl::opt<unsigned> ModelHidden("model-hidden", cl::init(DreamerDefaults.ModelHidden),
+                                     cl::desc("dreamer: width of the world model, latent actor "
+                                              "and critic"));
+static cl::opt<unsigned long long> ReplaySize("replay-size", cl::init(DreamerDefaults.ReplaySize),
+                                              cl::desc("dreamer: replayed steps kept"));
+static cl::opt<double> ModelLR("model-lr", cl::init(DreamerDefaults.ModelLearningRate),
+                               cl::desc("dreamer: world-model learning rate"));
+static cl::opt<double> ActorLR("actor-lr", cl::init(DreamerDefaults.ActorLearningRate),
+                               cl::desc("dreamer: latent actor learning rate"));
+static cl::opt<double> CriticLR("critic-lr", cl::init(DreamerDefaults.CriticLearningRate),
+                                cl::desc("dreamer: critic learning rate"));
+static cl::opt<double> DistillLR("distill-lr", cl::init(DreamerDefaults.DistillLearningRate),
+                                 cl::desc("dreamer: learning rate of the shipped (distilled) "
+                                          "actor"));
+static cl::opt<double> EntropyCoef("entropy-coef", cl::init(DreamerDefaults.EntropyCoef),
+                                   cl::desc("dreamer: latent actor entropy bonus"));
+static cl::opt<double> RewardSmoothing("reward-smoothing",
+                                       cl::init(DreamerDefaults.RewardSmoothing),
+                                       cl::desc("dreamer: Gaussian reward smoothing width in "
+                                                "steps (0: off)"));
 static cl::opt<unsigned> MaxIR("max-ir", cl::desc("skip larger modules"), cl::init(20000));
 
 namespace {
@@ -116,7 +157,9 @@ int trainValue(int Argc, const char **Argv) {
 
 int main(int Argc, const char **Argv) {
   InitLLVM X(Argc, Argv);
-  cl::ParseCommandLineOptions(Argc, Argv, "smartcc policy trainer\n");
+  cl::ParseCommandLineOptions(Argc, Argv,
+                              "smartcc policy trainer: dqn (baseline), ppo, or dreamer (a "
+                              "world-model agent whose distilled actor ships)\n");
   if (!Report.empty()) {
     if (Error E = writeTrainingReport(Report))
       return fail(toString(std::move(E)));
@@ -141,8 +184,8 @@ int main(int Argc, const char **Argv) {
     return fail("--reward must be ir or bytes");
   if (CorpusDir.empty() || Hashes.empty() || RunDir.empty())
     return fail("--corpus, --hashes and --run are required (see --help)");
-  if (Trainer != "dqn" && Trainer != "ppo")
-    return fail("unknown trainer '" + Trainer + "' (available: dqn, ppo, value)");
+  if (Trainer != "dqn" && Trainer != "ppo" && Trainer != "dreamer")
+    return fail("unknown trainer '" + Trainer + "' (available: dqn, ppo, dreamer, value)");
   Expected<std::vector<CorpusModule>> Corpus = readCorpus(CorpusDir, Level);
   if (!Corpus)
     return fail(toString(Corpus.takeError()));
@@ -171,6 +214,25 @@ int main(int Argc, const char **Argv) {
     Common(P);
     P.RolloutSteps = RolloutSteps;
     E = trainPPO(P, Train, Val);
+  } else if (Trainer == "dreamer") {
+    WorldModelOptions W;
+    Common(W);
+    if (RolloutSteps.getNumOccurrences())
+      W.RolloutSteps = RolloutSteps;
+    W.LearnStart = LearnStart;
+    W.TrainUpdates = TrainUpdates;
+    W.BatchSequences = BatchSequences;
+    W.SequenceLength = SequenceLength;
+    W.ImagineHorizon = ImagineHorizon;
+    W.ModelHidden = ModelHidden;
+    W.ReplaySize = ReplaySize;
+    W.ModelLearningRate = ModelLR;
+    W.ActorLearningRate = ActorLR;
+    W.CriticLearningRate = CriticLR;
+    W.DistillLearningRate = DistillLR;
+    W.EntropyCoef = EntropyCoef;
+    W.RewardSmoothing = RewardSmoothing;
+    E = trainWorldModel(W, Train, Val);
   } else {
     DQNOptions D;
     Common(D);
