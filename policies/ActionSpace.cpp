@@ -13,8 +13,9 @@ namespace smartcc {
 
 namespace {
 
-const char *const Macros[] = {"clang-default", "simplification", "optimization",
-                              "function-simplification", "inliner", "module-inliner"};
+const char *const Macros[] = {"clang-default", "clang-default-os", "simplification",
+                              "optimization", "function-simplification", "inliner",
+                              "module-inliner"};
 
 Error errorAt(StringRef Source, const toml::source_region &Where, const Twine &Message) {
   return createStringError(inconvertibleErrorCode(), "%s:%u:%u: %s", Source.str().c_str(),

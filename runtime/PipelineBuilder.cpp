@@ -153,7 +153,17 @@ Error PipelineRunner::run(Module &M, StringRef Stage) {
   // Standard instrumentation is not optional: it is what makes passes skip optnone functions.
   StandardInstrumentations SI(M.getContext(), /*DebugLogging=*/false, P->VerifyEach);
   SI.registerCallbacks(PIC, &MAM);
-  PassBuilder PB(P->TM.get(), P->PTO, std::nullopt, &PIC);
+  // "clang-default-os": clang -Os on the same code. Its functions lose `minsize` (what clang's
+  // frontend adds at -Oz only) and the pipeline is -Os's, with the loop vectorizer clang's
+  // driver enables at -Os. Real clang -Oz output is larger than -Os's for a good share of TUs.
+  const bool AsOs = Stage == "clang-default-os";
+  PipelineTuningOptions PTO = P->PTO;
+  if (AsOs) {
+    PTO.LoopVectorization = true;
+    for (Function &F : M)
+      F.removeFnAttr(Attribute::MinSize);
+  }
+  PassBuilder PB(P->TM.get(), PTO, std::nullopt, &PIC);
   registerTestPasses(PB);
   FAM.registerPass([&] { return TargetLibraryAnalysis(*P->TLII); });
   PB.registerModuleAnalyses(MAM);
@@ -166,6 +176,8 @@ Error PipelineRunner::run(Module &M, StringRef Stage) {
   const ThinOrFullLTOPhase None = ThinOrFullLTOPhase::None;
   if (Stage == "default" || Stage == "clang-default")
     MPM.addPass(PB.buildPerModuleDefaultPipeline(P->Level));
+  else if (AsOs)
+    MPM.addPass(PB.buildPerModuleDefaultPipeline(OptimizationLevel::Os));
   else if (Stage == "simplification")
     MPM.addPass(PB.buildModuleSimplificationPipeline(P->Level, None));
   else if (Stage == "optimization")
