@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# train-agent.sh TARGET [STAGE...]
+#
+# The shipped sequence-value agent for TARGET (x86_64 or aarch64), from the harvested corpus to
+# policies/models/TARGET.smm, every stage resumable (rerun the same command to continue):
+#   lists  module hashes of the train / validation / eval splits (harvest-corpus.py hashes)
+#   mine   smartcc-coreset: greedy search (3 steps, macro+options space, object bytes) on 150
+#          training modules, every found sequence measured on all 150, a core set of 16 picked
+#          greedily by never-worse geomean; clang-default-os variants appended (-Os headroom);
+#          then the value tables: the core set measured on TABLE_MODULES training modules and
+#          on every validation module
+#   train  smartcc-train --trainer value, seed 1, 300 epochs, best-on-validation model
+#   ship   copy the model to policies/models/TARGET.smm and write its card (TARGET.md)
+#   eval   smartcc-eval on the reserved packages (eval split, never trained on)
+# Work goes to ${SMARTCC_AGENT_DIR:-~/.cache/smartcc/agent}/TARGET; tools come from
+# ${SMARTCC_BIN:-build/bin}. Long (hours on 2 cores): run it in the background.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+T=${1:?usage: train-agent.sh x86_64|aarch64 [lists mine train ship eval]}
+shift
+STAGES=${*:-lists mine train ship eval}
+BIN=${SMARTCC_BIN:-build/bin}
+D=${SMARTCC_AGENT_DIR:-$HOME/.cache/smartcc/agent}/$T
+C=${SMARTCC_CORPUS_DIR:-$HOME/.cache/smartcc/corpus}
+TABLE_MODULES=${TABLE_MODULES:-700}
+EVAL_MODULES=${EVAL_MODULES:-150}
+mkdir -p "$D"
+has() { [[ " $STAGES " == *" $1 "* ]]; }
+
+if has lists; then
+  for s in train validation eval; do
+    python3 scripts/harvest-corpus.py hashes --split $s --target "$T" --min-ir 50 --max-ir 20000 \
+      > "$D/$s.txt"
+  done
+  wc -l "$D"/{train,validation,eval}.txt
+fi
+
+if has mine; then
+  "$BIN/smartcc-coreset" --corpus "$C/train-pool" --hashes "$D/train.txt" --out "$D/coreset" \
+    --modules 150 --search greedy:3 --k 16 --space macro+options --objective bytes --jobs 2 \
+    --seed 1
+  # The mined set plus clang -Os variants: -Os is smaller than -Oz on a large share of TUs, an
+  # action the first mining did not have.
+  python3 - "$D/coreset/coreset.json" "$D/coreset-final.json" "$T" <<'PY'
+import json, sys
+cs = json.load(open(sys.argv[1]))
+extra = ["clang-default-os", "clang-default-os no-jump-tables"]
+extra += ["clang-default-os no-machine-outliner"] if sys.argv[3] == "aarch64" else \
+    ["clang-default-os machine-outliner"]
+cs["sequences"] = cs["sequences"] + [s for s in extra if s not in cs["sequences"]]
+json.dump(cs, open(sys.argv[2], "w"))
+print("core set: %d sequences" % len(cs["sequences"]))
+PY
+  "$BIN/smartcc-coreset" --corpus "$C/train-pool" --hashes "$D/train.txt" --out "$D/table" \
+    --coreset "$D/coreset-final.json" --table-modules "$TABLE_MODULES" --space macro+options \
+    --objective bytes --jobs 2 --seed 1
+  "$BIN/smartcc-coreset" --corpus "$C/train-pool" --hashes "$D/validation.txt" \
+    --out "$D/table-val" --coreset "$D/coreset-final.json" --table-modules 1000 \
+    --space macro+options --objective bytes --jobs 2 --seed 1
+fi
+
+if has train; then
+  "$BIN/smartcc-train" --trainer value --table "$D/table" --validation-table "$D/table-val" \
+    --run "$D/run" --epochs 300 --seed 1 --target "$T"
+fi
+
+if has ship; then
+  mkdir -p policies/models
+  cp "$D/run/model.smm" "policies/models/$T.smm"
+  python3 scripts/model-card.py "$T" "$D" > "policies/models/$T.md"
+  echo "shipped policies/models/$T.smm (card: policies/models/$T.md)"
+fi
+
+if has eval; then
+  "$BIN/smartcc-eval" --corpus "$C/eval" --hashes "$D/eval.txt" --max-modules "$EVAL_MODULES" \
+    --seed 1 --jobs 2 --target "$T" --out "$D/eval" --space macro+options --objective bytes \
+    --title "Eval split (reserved packages), $T, $EVAL_MODULES sampled modules" \
+    --method oz --method os --method "agent:policies/models/$T.smm@0" \
+    --method "agent:policies/models/$T.smm@1" --method "agent:policies/models/$T.smm@2" \
+    --method "coreset:$D/coreset-final.json"
+fi
