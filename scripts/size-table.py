@@ -57,9 +57,13 @@ def main():
     print(f"{'TOTAL':<{width}} {tc:>9} {ts:>9} {((ts - tc) * 100.0 / tc if tc else 0):+.2f}%")
     won = sum(1 for r in rows if r[3] not in ("baseline", "(not optimized)"))
     print(f"objects: {len(rows)}, candidate shipped: {won}, geomean clang/smartcc: {geo:.4f}")
-    (c0, c1), (s0, s1) = [map(float, open(p).read().split()) for p in (ct, st)]
+    (c0, c1, *ccpu), (s0, s1, *scpu) = [list(map(float, open(p).read().split()))
+                                        for p in (ct, st)]
     print(f"build wall time: clang {c1 - c0:.2f} s, smartcc {s1 - s0:.2f} s, "
           f"ratio {(s1 - s0) / (c1 - c0):.2f}")
+    if ccpu and scpu:
+        print(f"build CPU time: clang {ccpu[0]:.2f} s, smartcc {scpu[0]:.2f} s, "
+              f"ratio {scpu[0] / ccpu[0]:.2f}")
 
 
 main()
