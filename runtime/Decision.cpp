@@ -146,6 +146,11 @@ Counters statsDelta(const TUDecision &D) {
     C["bytes.shipped"] = int64_t(D.shippedValue());
     C["bytes.saved"] = int64_t(D.BaselineValue) - int64_t(D.shippedValue());
   }
+  if (!D.AgentModel.empty()) {
+    C["agent.served"] = 1;
+    if (D.Winner >= 0 && D.Candidates[D.Winner].Predicted)
+      C["agent.won"] = 1;
+  }
   for (const CandidateReport &R : D.Candidates) {
     if (R.Result.Result == Outcome::NotRun)
       continue;
