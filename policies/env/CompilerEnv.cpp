@@ -13,6 +13,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Transforms/Utils/Cloning.h"
+#include <algorithm>
 #include <cmath>
 
 using namespace llvm;
@@ -207,7 +208,11 @@ StepResult CompilerEnv::step(size_t ActionIndex) {
       R.Error = "code generation failed";
     } else {
       uint64_t Before = LastBytes.value_or(*InitialBytes);
-      double Scale = std::max<double>(1.0, double(*InitialBytes) - double(*Clang));
+      // The papers' normalization, (C_0 - C_clang), made safe for bytes: unoptimized code can
+      // be about as small as clang's (or smaller: big tables unrolled by -Oz), which would turn
+      // rewards into raw byte counts. A tenth of clang's size bounds the scale from below.
+      double Scale = std::max({1.0, std::abs(double(*InitialBytes) - double(*Clang)),
+                               double(*Clang) / 10.0});
       R.Reward = (double(Before) - double(*Now)) / Scale;
       LastBytes = *Now;
     }
