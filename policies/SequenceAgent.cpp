@@ -88,6 +88,7 @@ std::vector<SequenceProposal> SequenceAgent::rank(const Module &M) const {
     P.Text = join(P.Actions, " ");
     P.PredictedPercent = Scores[I];
     P.Rank = unsigned(Out.size() + 1);
+    P.CoreSetIndex = unsigned(I);
     Out.push_back(std::move(P));
   }
   return Out;
@@ -97,12 +98,24 @@ std::vector<SequenceProposal> proposalsForEffort(std::vector<SequenceProposal> R
                                                  unsigned Effort) {
   if (Effort >= 2 || Ranked.empty())
     return Ranked;
-  size_t Keep = 1;
-  if (Effort == 1)
-    while (Keep < 3 && Keep < Ranked.size() && Ranked[Keep].PredictedPercent >= MinPredictedPercent)
-      ++Keep;
-  Ranked.resize(Keep);
-  return Ranked;
+  std::vector<SequenceProposal> Out{Ranked.front()};
+  if (Effort == 0)
+    return Out;
+  // Effort 1: the model's first choice, then the core set's own best sequences in the order
+  // they were mined (each the most valuable given those before it), skipping the one chosen.
+  // The fixed order is strong on its own; the learned choice adds what differs per TU.
+  std::vector<SequenceProposal> ByCoreSetOrder = Ranked;
+  std::stable_sort(ByCoreSetOrder.begin(), ByCoreSetOrder.end(),
+                   [](const SequenceProposal &A, const SequenceProposal &B) {
+                     return A.CoreSetIndex < B.CoreSetIndex;
+                   });
+  for (const SequenceProposal &P : ByCoreSetOrder) {
+    if (Out.size() == EffortOneCandidates)
+      break;
+    if (P.CoreSetIndex != Out.front().CoreSetIndex)
+      Out.push_back(P);
+  }
+  return Out;
 }
 
 } // namespace smartcc

@@ -22,6 +22,7 @@ struct SequenceProposal {
   std::vector<std::string> Actions; // the same, one action name each
   float PredictedPercent = 0;       // predicted 100*log(clang -Oz / sequence); > 0 = smaller
   unsigned Rank = 0;                // 1 = the model's first choice
+  unsigned CoreSetIndex = 0;        // position in the core set (mined order: best first)
 };
 
 class SequenceAgent {
@@ -47,9 +48,9 @@ private:
   std::vector<std::vector<std::string>> Sequences;
 };
 
-// Effort levels: 0 = the first choice only; 1 (default) = the first choice and up to two more
-// predicted to gain at least MinPredictedPercent; 2 = the whole core set.
-constexpr float MinPredictedPercent = 0.1f;
+// Effort levels: 0 = the model's first choice only; 1 (default) = that choice and the core set's
+// first sequences in mined order, EffortOneCandidates in all; 2 = the whole core set.
+constexpr size_t EffortOneCandidates = 3;
 std::vector<SequenceProposal> proposalsForEffort(std::vector<SequenceProposal> Ranked,
                                                  unsigned Effort);
 

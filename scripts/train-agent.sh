@@ -11,7 +11,8 @@
 #          on every validation module
 #   train  smartcc-train --trainer value, seed 1, 300 epochs, best-on-validation model
 #   ship   copy the model to policies/models/TARGET.smm and write its card (TARGET.md)
-#   eval   smartcc-eval on the reserved packages (eval split, never trained on)
+#   eval   smartcc-eval on the reserved packages (eval split, never trained on): -Oz, -Os and the
+#          agent at efforts 0, 1, 2 (effort 2 = best of the whole core set: the Coreset baseline)
 # Work goes to ${SMARTCC_AGENT_DIR:-~/.cache/smartcc/agent}/TARGET; tools come from
 # ${SMARTCC_BIN:-build/bin}. Long (hours on 2 cores): run it in the background.
 set -euo pipefail
@@ -76,6 +77,5 @@ if has eval; then
     --seed 1 --jobs 2 --target "$T" --out "$D/eval" --space macro+options --objective bytes \
     --title "Eval split (reserved packages), $T, $EVAL_MODULES sampled modules" \
     --method oz --method os --method "agent:policies/models/$T.smm@0" \
-    --method "agent:policies/models/$T.smm@1" --method "agent:policies/models/$T.smm@2" \
-    --method "coreset:$D/coreset-final.json"
+    --method "agent:policies/models/$T.smm@1" --method "agent:policies/models/$T.smm@2"
 fi

@@ -48,6 +48,7 @@ llvm::Error trainSequenceValue(const SequenceValueOptions &O, const ValueTable &
 struct ChoiceFigures {
   double Top1 = 1, Top3 = 1, Oracle = 1; // geomean clang / chosen (best of the first k)
   double Top1Raw = 1;                    // top-1 before the -Oz fallback (single trial)
+  double Effort1 = 1;                    // the effort-1 rule (SequenceAgent.h)
   unsigned Wins = 0, Ties = 0, Losses = 0; // top-1 single trial vs clang
 };
 // Scores: one row of predicted gains per table row.

@@ -85,19 +85,24 @@ TEST(SequenceAgentTest, UsesTheModulesFeatures) {
 }
 
 TEST(SequenceAgentTest, EffortLevelsChooseHowMany) {
+  // Ranked by prediction: core-set entries 3, 0, 4, 1, 2.
   std::vector<SequenceProposal> R(5);
-  float Predicted[] = {3.0f, 0.5f, 0.2f, 0.05f, -1.0f};
+  unsigned Index[] = {3, 0, 4, 1, 2};
   for (size_t I = 0; I < R.size(); ++I)
-    R[I].PredictedPercent = Predicted[I], R[I].Rank = unsigned(I + 1);
-  EXPECT_EQ(proposalsForEffort(R, 0).size(), 1u);
-  EXPECT_EQ(proposalsForEffort(R, 1).size(), 3u); // 3.0, 0.5, 0.2 (cap 3)
+    R[I].CoreSetIndex = Index[I], R[I].Rank = unsigned(I + 1);
+  auto Indices = [](const std::vector<SequenceProposal> &P) {
+    std::vector<unsigned> Out;
+    for (const SequenceProposal &X : P)
+      Out.push_back(X.CoreSetIndex);
+    return Out;
+  };
+  EXPECT_EQ(Indices(proposalsForEffort(R, 0)), (std::vector<unsigned>{3}));
+  // The model's choice, then the core set's first entries in mined order.
+  EXPECT_EQ(Indices(proposalsForEffort(R, 1)), (std::vector<unsigned>{3, 0, 1}));
   EXPECT_EQ(proposalsForEffort(R, 2).size(), 5u);
-  // Effort 1 stops at the first proposal predicted below the threshold, but always runs one.
-  R[1].PredictedPercent = 0.0f;
-  EXPECT_EQ(proposalsForEffort(R, 1).size(), 1u);
-  for (SequenceProposal &P : R)
-    P.PredictedPercent = -5.0f;
-  EXPECT_EQ(proposalsForEffort(R, 1).size(), 1u);
+  // When the model's choice is the core set's first, the next ones follow.
+  std::swap(R[0], R[1]);
+  EXPECT_EQ(Indices(proposalsForEffort(R, 1)), (std::vector<unsigned>{0, 1, 2}));
 }
 
 TEST(SequenceAgentTest, RejectsModelsItCannotServe) {
