@@ -11,6 +11,11 @@ AgentChoice agentCandidates(const Module &M, const Config &Cfg, StringRef Triple
   AgentChoice C;
   if (Cfg.Agent == "off")
     return C;
+  // A configured candidate list (`none` included) says which candidates run; the agent joins
+  // it only when asked for by name.
+  auto Origin = Cfg.Origin.find("agent");
+  if (!Cfg.candidatesAreDefault() && (Origin == Cfg.Origin.end() || Origin->second == "default"))
+    return C;
   auto Start = std::chrono::steady_clock::now();
   std::optional<Expected<SequenceAgent>> Agent;
   if (Cfg.Agent == "builtin")

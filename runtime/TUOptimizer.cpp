@@ -149,7 +149,7 @@ void TUOptimizer::onPipelineStart(Module &M) {
   if (HarvestOnly)
     return;
   // The agent's proposals replace the default candidates (effort 2 keeps them too); candidates
-  // a user configured always run.
+  // a user configured always run (and the agent only if configured too).
   StringRef Triple = CI.getTargetOpts().Triple;
   Agent = agentCandidates(M, Cfg, Triple);
   std::vector<CandidateSpec> Specs = Agent.Specs;

@@ -8,6 +8,11 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
+#include "runtime/AgentCandidates.h"
+#include "llvm/AsmParser/Parser.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/SourceMgr.h"
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -355,6 +360,41 @@ TEST_F(ConfigTest, AgentAndEffort) {
   C = load({});
   ASSERT_LOADED(C);
   EXPECT_FALSE(C->candidatesAreDefault()); // configured candidates run beside the agent
+}
+
+TEST_F(ConfigTest, WhenTheAgentServes) {
+  llvm::LLVMContext Ctx;
+  llvm::SMDiagnostic Err;
+  std::unique_ptr<llvm::Module> M =
+      llvm::parseAssemblyString("define i32 @f(i32 %x) {\n  ret i32 %x\n}\n", Err, Ctx);
+  ASSERT_TRUE(M);
+  auto Serves = [&](const std::vector<std::string> &Flags, llvm::StringRef Triple) {
+    auto C = load(Flags);
+    EXPECT_TRUE(bool(C));
+    if (!C) {
+      llvm::consumeError(C.takeError());
+      return false;
+    }
+    return agentCandidates(*M, *C, Triple).Active;
+  };
+  // The shipped models serve their targets by default; other targets keep the candidate list.
+  EXPECT_TRUE(Serves({}, "x86_64-pc-linux-gnu"));
+  EXPECT_TRUE(Serves({}, "aarch64-unknown-linux-gnu"));
+  EXPECT_FALSE(Serves({}, "riscv64-unknown-linux-gnu"));
+  EXPECT_FALSE(Serves({"--smartcc-agent=off"}, "x86_64-pc-linux-gnu"));
+  // A configured candidate list is what runs, unless the agent is asked for too.
+  EXPECT_FALSE(Serves({"--smartcc-candidates=none"}, "x86_64-pc-linux-gnu"));
+  EXPECT_TRUE(Serves({"--smartcc-candidates=none", "--smartcc-agent=builtin"},
+                     "x86_64-pc-linux-gnu"));
+  // Effort 0 proposes one sequence, effort 2 the whole core set.
+  auto C0 = load({"--smartcc-effort=0"});
+  ASSERT_LOADED(C0);
+  auto C2 = load({"--smartcc-effort=2"});
+  ASSERT_LOADED(C2);
+  AgentChoice A0 = agentCandidates(*M, *C0, "x86_64-pc-linux-gnu");
+  AgentChoice A2 = agentCandidates(*M, *C2, "x86_64-pc-linux-gnu");
+  EXPECT_EQ(A0.Specs.size() + A0.Skipped.size(), 1u);
+  EXPECT_GT(A2.Specs.size() + A2.Skipped.size(), 10u);
 }
 
 TEST_F(ConfigTest, BadNumbersFromEnvAndFlags) {
