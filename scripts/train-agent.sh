@@ -3,7 +3,8 @@
 #
 # The shipped sequence-value agent for TARGET (x86_64 or aarch64), from the harvested corpus to
 # policies/models/TARGET.smm, every stage resumable (rerun the same command to continue):
-#   lists  module hashes of the train / validation / eval splits (harvest-corpus.py hashes)
+#   lists  module hashes of the train / validation / eval splits: the shipped model's
+#          (policies/models/splits), or fresh ones (harvest-corpus.py hashes) with REFRESH_LISTS=1
 #   mine   smartcc-coreset: greedy search (3 steps, macro+options space, object bytes) on 150
 #          training modules, every found sequence measured on all 150, a core set of 16 picked
 #          greedily by never-worse geomean; clang-default-os variants appended (-Os headroom);
@@ -29,9 +30,15 @@ mkdir -p "$D"
 has() { [[ " $STAGES " == *" $1 "* ]]; }
 
 if has lists; then
+  # The shipped model's own lists (policies/models/splits) unless REFRESH_LISTS=1: the corpus
+  # keeps growing, and the same lists reproduce the same model.
   for s in train validation eval; do
-    python3 scripts/harvest-corpus.py hashes --split $s --target "$T" --min-ir 50 --max-ir 20000 \
-      > "$D/$s.txt"
+    if [ -f "policies/models/splits/$T-$s.txt" ] && [ -z "${REFRESH_LISTS:-}" ]; then
+      cp "policies/models/splits/$T-$s.txt" "$D/$s.txt"
+    else
+      python3 scripts/harvest-corpus.py hashes --split $s --target "$T" --min-ir 50 \
+        --max-ir 20000 > "$D/$s.txt"
+    fi
   done
   wc -l "$D"/{train,validation,eval}.txt
 fi
@@ -68,6 +75,8 @@ fi
 if has ship; then
   mkdir -p policies/models
   cp "$D/run/model.smm" "policies/models/$T.smm"
+  mkdir -p policies/models/splits
+  for s in train validation eval; do cp "$D/$s.txt" "policies/models/splits/$T-$s.txt"; done
   python3 scripts/model-card.py "$T" "$D" > "policies/models/$T.md"
   echo "shipped policies/models/$T.smm (card: policies/models/$T.md)"
 fi
