@@ -57,7 +57,14 @@ CodegenContext::fromCC1Args(const std::vector<std::string> &Args) {
 }
 
 Error CodegenContext::optimize(Module &M, const CandidateSpec &Spec) {
-  return runCandidatePipeline(M, Spec, *CI);
+  if (!Spec.AfterClangPipeline)
+    return runCandidatePipeline(M, Spec, *CI);
+  // Here M is the frontend's module, not clang's optimized one: run clang's whole pipeline
+  // first, which is what the continuing candidate starts from in a compile.
+  CandidateSpec FromStart = Spec;
+  FromStart.AfterClangPipeline = false;
+  FromStart.Pipeline.insert(FromStart.Pipeline.begin(), "default");
+  return runCandidatePipeline(M, FromStart, *CI);
 }
 
 Expected<ObjectSize> CodegenContext::emitObject(Module &M, SmallVectorImpl<char> &Object) {

@@ -30,7 +30,9 @@ public:
 
   clang::CompilerInstance &instance() { return *CI; }
 
-  // Runs Spec's middle-end on M (in place). Errors: a pipeline that does not parse.
+  // Runs Spec's middle-end on M (in place), M being the frontend's module: a continuing
+  // candidate (after_clang_pipeline) gets clang's whole pipeline first. Errors: a pipeline
+  // that does not parse.
   llvm::Error optimize(llvm::Module &M, const CandidateSpec &Spec);
   // Generates an object for M (rewriting M) and measures it; Object receives the bytes.
   llvm::Expected<ObjectSize> emitObject(llvm::Module &M, llvm::SmallVectorImpl<char> &Object);

@@ -127,17 +127,21 @@ void TUOptimizer::attach() {
 void TUOptimizer::onOptimizerLast(Module &M) {
   if (LateSpecs.empty() || LatePool || LaunchError.size())
     return;
+  LatePool = launch(M, std::move(LateSpecs));
+  LateSpecs.clear();
+}
+
+std::unique_ptr<CandidatePool> TUOptimizer::launch(Module &M, std::vector<CandidateSpec> Specs) {
   CandidateContext Ctx;
   Ctx.CI = &CI;
   Ctx.EmitAssembly = EmitAssembly;
   Ctx.MaxGrowth = Cfg.MaxGrowth;
   Expected<std::unique_ptr<CandidatePool>> P =
-      CandidatePool::launch(M, std::move(LateSpecs), Ctx, Cfg.effectiveJobs(), Cfg.TimeoutMs);
-  LateSpecs.clear();
-  if (!P)
-    LaunchError = toString(P.takeError());
-  else
-    LatePool = std::move(*P);
+      CandidatePool::launch(M, std::move(Specs), Ctx, Cfg.effectiveJobs(), Cfg.TimeoutMs);
+  if (P)
+    return std::move(*P);
+  LaunchError = toString(P.takeError());
+  return nullptr;
 }
 
 void TUOptimizer::onPipelineStart(Module &M) {
@@ -179,18 +183,8 @@ void TUOptimizer::onPipelineStart(Module &M) {
     } else {
       ++I;
     }
-  if (Specs.empty())
-    return;
-  CandidateContext Ctx;
-  Ctx.CI = &CI;
-  Ctx.EmitAssembly = EmitAssembly;
-  Ctx.MaxGrowth = Cfg.MaxGrowth;
-  Expected<std::unique_ptr<CandidatePool>> P =
-      CandidatePool::launch(M, std::move(Specs), Ctx, Cfg.effectiveJobs(), Cfg.TimeoutMs);
-  if (!P)
-    LaunchError = toString(P.takeError());
-  else
-    Pool = std::move(*P);
+  if (!Specs.empty())
+    Pool = launch(M, std::move(Specs));
 }
 
 void TUOptimizer::finish(bool CompileSucceeded) {

@@ -31,6 +31,8 @@ public:
 private:
   void onPipelineStart(llvm::Module &M);
   void onOptimizerLast(llvm::Module &M);
+  // Forks a pool of Specs from M's state now; null (and LaunchError set) if that fails.
+  std::unique_ptr<CandidatePool> launch(llvm::Module &M, std::vector<CandidateSpec> Specs);
   void report(struct TUDecision &D);
   void saveCandidates();
   void harvest(llvm::Module &M);

@@ -89,6 +89,19 @@ Expected<Loaded> load(const CorpusModule &C) {
   return std::move(L);
 }
 
+// Runs Spec's pipeline on the loaded module and records its IR and object bytes in R.
+Error optimizeAndMeasure(Loaded &L, const CandidateSpec &Spec, EvalRow &R) {
+  if (Error E = L.CG->optimize(*L.M, Spec))
+    return E;
+  R.IR = countIRInstructions(*L.M);
+  SmallVector<char, 0> Obj;
+  Expected<ObjectSize> Size = L.CG->emitObject(*L.M, Obj);
+  if (!Size)
+    return Size.takeError();
+  R.Bytes = Size->AllocBytes;
+  return Error::success();
+}
+
 // Replays Seq and records its finished IR and object bytes (and the sequence) in R.
 Expected<EvalRow> measureSequence(CompilerEnv &Env, const CorpusModule &C,
                                   const std::vector<size_t> &Seq, EvalRow R) {
@@ -125,14 +138,8 @@ Expected<EvalRow> evalCandidate(const CorpusModule &C, const CandidateSpec &Spec
     if (!F.isDeclaration())
       for (const auto &[K, V] : Spec.FunctionAttrs)
         F.addFnAttr(K, V);
-  if (Error E = CG->optimize(*M, Spec))
+  if (Error E = optimizeAndMeasure(*L, Spec, R))
     return std::move(E);
-  R.IR = countIRInstructions(*M);
-  SmallVector<char, 0> Obj;
-  Expected<ObjectSize> Size = CG->emitObject(*M, Obj);
-  if (!Size)
-    return Size.takeError();
-  R.Bytes = Size->AllocBytes;
   R.Seconds = since(Start);
   return R;
 }
@@ -242,15 +249,8 @@ Expected<EvalRow> evalLevel(CorpusModule C, StringRef Level, const EvalRow &Base
     if (Level == "O0")
       F.removeFnAttr(Attribute::OptimizeForSize);
   }
-  CandidateSpec Clang;
-  if (Error E = L->CG->optimize(*L->M, Clang))
+  if (Error E = optimizeAndMeasure(*L, CandidateSpec(), R))
     return std::move(E);
-  R.IR = countIRInstructions(*L->M);
-  SmallVector<char, 0> Obj;
-  Expected<ObjectSize> Size = L->CG->emitObject(*L->M, Obj);
-  if (!Size)
-    return Size.takeError();
-  R.Bytes = Size->AllocBytes;
   R.Seconds = since(Start);
   return R;
 }
