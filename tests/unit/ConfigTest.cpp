@@ -532,6 +532,18 @@ loop_vectorization = true
             "'-', as in \"-enable-machine-outliner=always\"");
   EXPECT_EQ(Err("[candidate.x]\nmerge_functions = 1\n"),
             "e.toml:2:19: 'candidate.x.merge_functions' must be a boolean (true or false)");
+  EXPECT_EQ(Err("[candidate.x]\nafter_clang_pipeline = 'yes'\n"),
+            "e.toml:2:24: 'candidate.x.after_clang_pipeline' must be a boolean (true or false)");
+  {
+    // Continuing from clang's optimized module, a candidate runs no pipeline unless given one.
+    Config D;
+    ASSERT_FALSE(bool(applyConfigText(
+        D, "[candidate.c]\nafter_clang_pipeline = true\n[candidate.d]\n"
+           "after_clang_pipeline = true\npipeline = ['globaldce']\n", "c.toml")));
+    EXPECT_TRUE(D.CandidateLibrary["c"].AfterClangPipeline);
+    EXPECT_TRUE(D.CandidateLibrary["c"].Pipeline.empty());
+    EXPECT_EQ(D.CandidateLibrary["d"].Pipeline, std::vector<std::string>{"globaldce"});
+  }
   EXPECT_EQ(Err("[candidate.x]\nfunction_attrs = { a = 1 }\n"),
             "e.toml:2:24: 'candidate.x.function_attrs.a' must be a string");
   EXPECT_EQ(Err("[candidate.x]\npipeline = 'default'\n"),
