@@ -24,7 +24,7 @@ STAGES=${*:-lists mine train ship eval}
 BIN=${SMARTCC_BIN:-build/bin}
 D=${SMARTCC_AGENT_DIR:-$HOME/.cache/smartcc/agent}/$T
 C=${SMARTCC_CORPUS_DIR:-$HOME/.cache/smartcc/corpus}
-TABLE_MODULES=${TABLE_MODULES:-700}
+TABLE_MODULES=${TABLE_MODULES:-600}
 EVAL_MODULES=${EVAL_MODULES:-150}
 mkdir -p "$D"
 has() { [[ " $STAGES " == *" $1 "* ]]; }
