@@ -3,6 +3,7 @@
 // optimized (queries, -v, -###, links, diagnostics, exit codes, crash reports) is clang's.
 #include "driver/CoreDriver.h"
 #include "driver/CC1Entry.h"
+#include "driver/HarvestGcc.h"
 #include "driver/HarvestTargets.h"
 #include "driver/ProgramName.h"
 #include "driver/SmartccArgs.h"
@@ -280,8 +281,10 @@ int runDriver(SmallVector<const char *, 256> Args, const Config &Cfg) {
     TimerGroup::printAll(errs());
     TimerGroup::clearAll();
   }
-  if (Res == 0 && !IsCrash)
+  if (Res == 0 && !IsCrash) {
+    recordGccSize(HarvestArgs, *C, Cfg);
     harvestForOtherTargets(HarvestArgs, *C, Cfg);
+  }
   // A job killed by a signal: die by the same signal, as clang does.
   if (CommandRes > 128 && CommandRes != 255) {
     sys::unregisterHandlers();

@@ -38,6 +38,7 @@ struct Config {
   std::string SaveCandidatesDir;       // keep every candidate's object here, for inspection
   std::vector<std::string> HarvestTargets; // with harvest: recompile each TU for these too
   bool HarvestO0 = false;                  // with harvest: and at -O0 without optnone
+  bool HarvestGcc = false;                 // with harvest: record gcc -Os's object size
   std::string Agent = "builtin";       // "builtin", "off" or a sequence-value model path
   unsigned Effort = 1;                 // with the agent: 0, 1 or 2 (policies/SequenceAgent.h)
   std::vector<std::string> Candidates; // names of the candidates to evaluate, in order

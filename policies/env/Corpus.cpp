@@ -45,6 +45,7 @@ Expected<std::vector<CorpusModule>> readCorpus(const std::string &Dir, const std
     C.Hash = Hash;
     C.Package = MO.getString("package").value_or("").str();
     C.Source = MO.getString("source").value_or("").str();
+    C.Directory = MO.getString("directory").value_or("").str();
     C.Target = MO.getString("target").value_or("").str();
     C.Level = MO.getString("level").value_or("").str();
     if (!Level.empty() && C.Level != Level)

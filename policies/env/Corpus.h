@@ -11,6 +11,7 @@ namespace smartcc {
 struct CorpusModule {
   Benchmark Bench;
   std::string Hash, Package, Source, Target;
+  std::string Directory; // where it was compiled (Source may be relative to it)
   std::string Level; // the -O level it was harvested at: "Oz", or "O0" for CompilerGym-style
   uint64_t IRInstructions = 0;
 };

@@ -4,7 +4,7 @@
 //
 //   smartcc-eval --corpus DIR --out DIR [--method oz] [--method candidate:NAME]
 //                [--method random:TRIALSxLENGTH] [--method greedy:STEPS] [--method os|o0]
-//                [--method agent[:MODEL]@EFFORT] [--method policy:MODEL]
+//                [--method agent[:MODEL]@EFFORT] [--method policy:MODEL] [--method gcc-os]
 //                [--method coreset:FILE[:K]] [--method perfunc:OPTIONS]
 //                [--space autophase+macro+options] [--objective bytes|ir]
 //                [--hashes FILE] [--max-modules N] [--jobs 2] [--seed 1]
@@ -356,6 +356,41 @@ Expected<EvalRow> evalSearch(const CorpusModule &C, StringRef Method, const Eval
   return measureSequence(Env, C, S->Best, R);
 }
 
+// gcc -Os object sizes recorded at harvest time (harvest_gcc), by directory and source.
+StringMap<uint64_t> GccOsBytes;
+
+void readGccSizes() {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> B = MemoryBuffer::getFile(CorpusDir + "/gcc-os.jsonl");
+  if (!B)
+    return;
+  for (StringRef Line : split((*B)->getBuffer(), '\n')) {
+    Expected<json::Value> V = json::parse(Line);
+    if (!V) {
+      consumeError(V.takeError());
+      continue;
+    }
+    const json::Object *O = V->getAsObject();
+    if (O && O->getBoolean("ok").value_or(false))
+      if (std::optional<int64_t> Bytes = O->getInteger("alloc_bytes"))
+        GccOsBytes[(O->getString("directory").value_or("") + Twine('\0') +
+                    O->getString("source").value_or(""))
+                       .str()] = uint64_t(*Bytes);
+  }
+}
+
+// gcc -Os on the same compile command, as recorded at harvest time. gcc has no LLVM IR: the
+// row's IR is clang's (ratio 1), only bytes compare.
+Expected<EvalRow> evalGccOs(const CorpusModule &C, const EvalRow &Base) {
+  auto It = GccOsBytes.find((C.Directory + Twine('\0') + C.Source).str());
+  if (It == GccOsBytes.end())
+    return createStringError(inconvertibleErrorCode(),
+                             "no gcc -Os size recorded (harvest with harvest_gcc)");
+  EvalRow R = Base;
+  R.Bytes = It->second;
+  R.IR = Base.ClangIR;
+  return R;
+}
+
 // Runs in a child process: every method on one module, rows appended to Path.
 int evalModule(const CorpusModule &C, const Config &Cfg, const std::string &Path) {
   EvalRow Base;
@@ -393,6 +428,8 @@ int evalModule(const CorpusModule &C, const Config &Cfg, const std::string &Path
           R = createStringError(inconvertibleErrorCode(), "no candidate '%s'", Name.c_str());
       } else if (StringRef(M).starts_with("coreset:")) {
         R = evalCoreset(C, StringRef(M).drop_front(8), Base);
+      } else if (M == "gcc-os") {
+        R = evalGccOs(C, Base);
       } else if (M == "os" || M == "o0") {
         R = evalLevel(C, M == "os" ? "Os" : "O0", Base);
       } else if (StringRef(M).starts_with("agent")) {
@@ -427,6 +464,7 @@ int main(int Argc, const char **Argv) {
   cl::ParseCommandLineOptions(Argc, Argv, "smartcc evaluation harness\n");
   if (Methods.empty())
     Methods.push_back("oz");
+  readGccSizes();
   Expected<std::vector<CorpusModule>> Corpus = readCorpus(CorpusDir, Level);
   ConfigEnvironment CE = ConfigEnvironment::fromProcess();
   Expected<Config> Cfg = loadConfig(CE, {});

@@ -1,0 +1,118 @@
+#include "driver/HarvestGcc.h"
+#include "driver/CC1Entry.h"
+#include "runtime/SizeMeasurer.h"
+#include "clang/Driver/Compilation.h"
+#include "clang/Driver/Job.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+#include <fcntl.h>
+#include <unistd.h>
+
+using namespace llvm;
+using namespace clang::driver;
+
+namespace smartcc {
+
+namespace {
+
+// gcc's arguments: the user's, at -Os, into Temp. Only plain `-c` compiles of one source
+// qualify (links, -S, -E and multi-input commands are not objects to compare).
+std::optional<std::vector<std::string>> gccArguments(ArrayRef<const char *> Args,
+                                                     StringRef Temp) {
+  std::vector<std::string> Out{"gcc"};
+  bool Compile = false;
+  for (size_t I = 1; I < Args.size(); ++I) {
+    StringRef A(Args[I]);
+    if (A == "-c")
+      Compile = true;
+    if (A == "-S" || A == "-E" || A == "-flto" || A.starts_with("-flto="))
+      return std::nullopt;
+    if (A == "-o" && I + 1 < Args.size()) {
+      ++I;
+      continue;
+    }
+    if (A.starts_with("-o") && A.size() > 2)
+      continue;
+    if (A.starts_with("--target=") || A == "-MD" || A == "-MMD")
+      continue;
+    if ((A == "-target" || A == "-MF" || A == "-MT" || A == "-MQ") && I + 1 < Args.size()) {
+      ++I; // dependency files were written by the real compile
+      continue;
+    }
+    Out.push_back(A == "-Oz" ? "-Os" : A.str());
+  }
+  if (!Compile)
+    return std::nullopt;
+  Out.push_back("-o");
+  Out.push_back(Temp.str());
+  return Out;
+}
+
+void appendRecord(const std::string &Path, const json::Object &Record) {
+  std::string Line;
+  raw_string_ostream(Line) << json::Value(json::Object(Record)) << "\n";
+  // One write of one short line to an O_APPEND file: lines from parallel compiles never mix.
+  int Fd = ::open(Path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (Fd < 0)
+    return;
+  (void)!::write(Fd, Line.data(), Line.size());
+  ::close(Fd);
+}
+
+} // namespace
+
+void recordGccSize(ArrayRef<const char *> Args, const Compilation &Done, const Config &Cfg) {
+  if (Cfg.HarvestDir.empty() || !Cfg.HarvestGcc)
+    return;
+  // Exactly one eligible -Oz compile of one source.
+  const Command *Compile = nullptr;
+  for (const Command &Job : Done.getJobs()) {
+    const auto &JobArgs = Job.getArguments();
+    if (JobArgs.empty() || StringRef(JobArgs[0]) != "-cc1")
+      continue;
+    if (Compile)
+      return;
+    Compile = &Job;
+  }
+  if (!Compile || Compile->getInputInfos().size() != 1 ||
+      !llvm::is_contained(Compile->getArguments(), StringRef("-Oz")))
+    return;
+  std::string Reason;
+  if (!isEligibleCC1(ArrayRef(Compile->getArguments()).slice(1), Cfg, Reason))
+    return;
+  ErrorOr<std::string> Gcc = sys::findProgramByName("gcc");
+  if (!Gcc)
+    return;
+  SmallString<128> Temp;
+  if (sys::fs::createTemporaryFile("smartcc-gcc", "o", Temp))
+    return;
+  std::optional<std::vector<std::string>> GccArgs = gccArguments(Args, Temp);
+  if (!GccArgs) {
+    sys::fs::remove(Temp);
+    return;
+  }
+  std::vector<StringRef> Argv(GccArgs->begin(), GccArgs->end());
+  std::optional<StringRef> Null = StringRef("/dev/null");
+  int Rc = sys::ExecuteAndWait(*Gcc, Argv, std::nullopt, {Null, Null, Null});
+  SmallString<256> Cwd;
+  sys::fs::current_path(Cwd);
+  json::Object Record{{"directory", Cwd.str()},
+                      {"source", Compile->getInputInfos()[0].getFilename()},
+                      {"ok", Rc == 0}};
+  if (Rc == 0)
+    if (ErrorOr<std::unique_ptr<MemoryBuffer>> Obj = MemoryBuffer::getFile(Temp)) {
+      if (Expected<ObjectSize> Size = measureObject((*Obj)->getMemBufferRef()))
+        Record["alloc_bytes"] = int64_t(Size->AllocBytes);
+      else {
+        consumeError(Size.takeError());
+        Record["ok"] = false;
+      }
+    }
+  sys::fs::remove(Temp);
+  appendRecord(Cfg.HarvestDir + "/gcc-os.jsonl", Record);
+}
+
+} // namespace smartcc

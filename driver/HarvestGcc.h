@@ -1,0 +1,19 @@
+// gcc -Os beside the harvest (harvest_gcc): the alternative users compare clang -Oz against.
+// After a size-optimized compile of one source succeeds, the same command is run with gcc at
+// -Os into a temporary object, whose allocated bytes are appended to HARVEST/gcc-os.jsonl as
+// {"directory", "source", "ok", "alloc_bytes"}. smartcc-eval's `gcc-os` method joins them with
+// the harvested modules. Build trees are deleted after harvesting, so this is the only moment
+// the exact command exists.
+#pragma once
+#include "runtime/Config.h"
+#include "llvm/ADT/ArrayRef.h"
+
+namespace clang::driver {
+class Compilation;
+}
+
+namespace smartcc {
+// Args: the expanded command line, argv[0] first; Done: the compilation that just succeeded.
+void recordGccSize(llvm::ArrayRef<const char *> Args, const clang::driver::Compilation &Done,
+                   const Config &Cfg);
+} // namespace smartcc
