@@ -174,17 +174,14 @@ ChoiceFigures scoreChoices(const ValueTable &T, const std::vector<std::vector<fl
           V = std::min(V, R.Values[Order[J]]);
       return V;
     };
-    // Effort 1 as served (SequenceAgent.h): the first choice, then core-set order.
+    // Effort 1 exactly as the compiler serves it: the same rule chooses the sequences.
+    std::vector<SequenceProposal> Ranked(Order.size());
+    for (size_t J = 0; J < Order.size(); ++J)
+      Ranked[J].CoreSetIndex = unsigned(Order[J]), Ranked[J].Rank = unsigned(J + 1);
     double E1 = R.Clang;
-    {
-      std::vector<size_t> Picks{Order[0]};
-      for (size_t J = 0; J < R.Values.size() && Picks.size() < EffortOneCandidates; ++J)
-        if (J != Order[0])
-          Picks.push_back(J);
-      for (size_t P : Picks)
-        if (R.Values[P] > 0)
-          E1 = std::min(E1, R.Values[P]);
-    }
+    for (const SequenceProposal &P : proposalsForEffort(std::move(Ranked), 1))
+      if (R.Values[P.CoreSetIndex] > 0)
+        E1 = std::min(E1, R.Values[P.CoreSetIndex]);
     LE1 += std::log(R.Clang / E1);
     double Raw = R.Values[Order[0]] > 0 ? R.Values[Order[0]] : R.Clang; // failed = fallback
     L1 += std::log(R.Clang / Best(1));
