@@ -62,6 +62,38 @@ void appendRecord(const std::string &Path, const json::Object &Record) {
   ::close(Fd);
 }
 
+// One gcc run at -Os; appends its record (ok, allocated bytes) for Arch.
+void runGcc(StringRef Program, StringRef Arch, ArrayRef<const char *> Args, StringRef Cwd,
+            StringRef Source, const Config &Cfg) {
+  ErrorOr<std::string> Gcc = sys::findProgramByName(Program);
+  if (!Gcc)
+    return;
+  SmallString<128> Temp;
+  if (sys::fs::createTemporaryFile("smartcc-gcc", "o", Temp))
+    return;
+  std::optional<std::vector<std::string>> GccArgs = gccArguments(Args, Temp);
+  if (!GccArgs) {
+    sys::fs::remove(Temp);
+    return;
+  }
+  (*GccArgs)[0] = Program.str();
+  std::vector<StringRef> Argv(GccArgs->begin(), GccArgs->end());
+  std::optional<StringRef> Null = StringRef("/dev/null");
+  int Rc = sys::ExecuteAndWait(*Gcc, Argv, std::nullopt, {Null, Null, Null});
+  json::Object Record{{"directory", Cwd}, {"source", Source}, {"arch", Arch}, {"ok", Rc == 0}};
+  if (Rc == 0)
+    if (ErrorOr<std::unique_ptr<MemoryBuffer>> Obj = MemoryBuffer::getFile(Temp)) {
+      if (Expected<ObjectSize> Size = measureObject((*Obj)->getMemBufferRef()))
+        Record["alloc_bytes"] = int64_t(Size->AllocBytes);
+      else {
+        consumeError(Size.takeError());
+        Record["ok"] = false;
+      }
+    }
+  sys::fs::remove(Temp);
+  appendRecord(Cfg.HarvestDir + "/gcc-os.jsonl", Record);
+}
+
 } // namespace
 
 void recordGccSize(ArrayRef<const char *> Args, const Compilation &Done, const Config &Cfg) {
@@ -83,36 +115,17 @@ void recordGccSize(ArrayRef<const char *> Args, const Compilation &Done, const C
   std::string Reason;
   if (!isEligibleCC1(ArrayRef(Compile->getArguments()).slice(1), Cfg, Reason))
     return;
-  ErrorOr<std::string> Gcc = sys::findProgramByName("gcc");
-  if (!Gcc)
-    return;
-  SmallString<128> Temp;
-  if (sys::fs::createTemporaryFile("smartcc-gcc", "o", Temp))
-    return;
-  std::optional<std::vector<std::string>> GccArgs = gccArguments(Args, Temp);
-  if (!GccArgs) {
-    sys::fs::remove(Temp);
-    return;
-  }
-  std::vector<StringRef> Argv(GccArgs->begin(), GccArgs->end());
-  std::optional<StringRef> Null = StringRef("/dev/null");
-  int Rc = sys::ExecuteAndWait(*Gcc, Argv, std::nullopt, {Null, Null, Null});
   SmallString<256> Cwd;
   sys::fs::current_path(Cwd);
-  json::Object Record{{"directory", Cwd.str()},
-                      {"source", Compile->getInputInfos()[0].getFilename()},
-                      {"ok", Rc == 0}};
-  if (Rc == 0)
-    if (ErrorOr<std::unique_ptr<MemoryBuffer>> Obj = MemoryBuffer::getFile(Temp)) {
-      if (Expected<ObjectSize> Size = measureObject((*Obj)->getMemBufferRef()))
-        Record["alloc_bytes"] = int64_t(Size->AllocBytes);
-      else {
-        consumeError(Size.takeError());
-        Record["ok"] = false;
-      }
-    }
-  sys::fs::remove(Temp);
-  appendRecord(Cfg.HarvestDir + "/gcc-os.jsonl", Record);
+  StringRef Source = Compile->getInputInfos()[0].getFilename();
+  // The host's gcc, and for each harvest target the matching cross gcc (the harvested flavour
+  // of that target compares against it).
+  runGcc("gcc", "x86_64", Args, Cwd, Source, Cfg);
+  for (const std::string &Target : Cfg.HarvestTargets) {
+    StringRef Arch = StringRef(Target).split('-').first;
+    if (Arch == "aarch64" || Arch == "arm64")
+      runGcc("aarch64-linux-gnu-gcc", "aarch64", Args, Cwd, Source, Cfg);
+  }
 }
 
 } // namespace smartcc

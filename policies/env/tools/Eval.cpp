@@ -359,6 +359,11 @@ Expected<EvalRow> evalSearch(const CorpusModule &C, StringRef Method, const Eval
 // gcc -Os object sizes recorded at harvest time (harvest_gcc), by directory and source.
 StringMap<uint64_t> GccOsBytes;
 
+// Records before cross gcc existed carry no "arch": they are the host's (x86-64).
+std::string gccKey(StringRef Directory, StringRef Source, StringRef Arch) {
+  return (Directory + Twine('\0') + Source + Twine('\0') + Arch).str();
+}
+
 void readGccSizes() {
   ErrorOr<std::unique_ptr<MemoryBuffer>> B = MemoryBuffer::getFile(CorpusDir + "/gcc-os.jsonl");
   if (!B)
@@ -372,16 +377,16 @@ void readGccSizes() {
     const json::Object *O = V->getAsObject();
     if (O && O->getBoolean("ok").value_or(false))
       if (std::optional<int64_t> Bytes = O->getInteger("alloc_bytes"))
-        GccOsBytes[(O->getString("directory").value_or("") + Twine('\0') +
-                    O->getString("source").value_or(""))
-                       .str()] = uint64_t(*Bytes);
+        GccOsBytes[gccKey(O->getString("directory").value_or(""),
+                          O->getString("source").value_or(""),
+                          O->getString("arch").value_or("x86_64"))] = uint64_t(*Bytes);
   }
 }
 
 // gcc -Os on the same compile command, as recorded at harvest time. gcc has no LLVM IR: the
 // row's IR is clang's (ratio 1), only bytes compare.
 Expected<EvalRow> evalGccOs(const CorpusModule &C, const EvalRow &Base) {
-  auto It = GccOsBytes.find((C.Directory + Twine('\0') + C.Source).str());
+  auto It = GccOsBytes.find(gccKey(C.Directory, C.Source, StringRef(C.Target).split('-').first));
   if (It == GccOsBytes.end())
     return createStringError(inconvertibleErrorCode(),
                              "no gcc -Os size recorded (harvest with harvest_gcc)");
