@@ -1,12 +1,15 @@
 // A candidate: one way to optimize and code-generate a translation unit. Plain data, read
 // from configuration (policies/candidates.toml or a user's config) or produced by a policy.
 #pragma once
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace smartcc {
+
+class InlinePolicy;
 
 struct CandidateSpec {
   std::string Name;
@@ -40,6 +43,9 @@ struct CandidateSpec {
   // Target triple prefixes on which this candidate cannot differ from clang's output (e.g. the
   // machine outliner on aarch64, which already outlines minsize code): it is not run there.
   std::vector<std::string> SkipTargets;
+  // An ML inlining policy (policies/inliner/): every inliner pass of this candidate's
+  // middle-end asks it instead of LLVM's heuristic. Null: LLVM's heuristic, as clang.
+  std::shared_ptr<const InlinePolicy> Inliner;
   // Overrides of clang's pipeline tuning options for the "default" stage.
   std::optional<bool> MergeFunctions;
   std::optional<bool> LoopUnrolling;

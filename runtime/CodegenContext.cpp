@@ -56,15 +56,15 @@ CodegenContext::fromCC1Args(const std::vector<std::string> &Args) {
   return std::move(Ctx);
 }
 
-Error CodegenContext::optimize(Module &M, const CandidateSpec &Spec) {
+Error CodegenContext::optimize(Module &M, const CandidateSpec &Spec, InlineLog *Log) {
   if (!Spec.AfterClangPipeline)
-    return runCandidatePipeline(M, Spec, *CI);
+    return runCandidatePipeline(M, Spec, *CI, Log);
   // Here M is the frontend's module, not clang's optimized one: run clang's whole pipeline
   // first, which is what the continuing candidate starts from in a compile.
   CandidateSpec FromStart = Spec;
   FromStart.AfterClangPipeline = false;
   FromStart.Pipeline.insert(FromStart.Pipeline.begin(), "default");
-  return runCandidatePipeline(M, FromStart, *CI);
+  return runCandidatePipeline(M, FromStart, *CI, Log);
 }
 
 Expected<ObjectSize> CodegenContext::emitObject(Module &M, SmallVectorImpl<char> &Object) {

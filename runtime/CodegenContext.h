@@ -21,6 +21,7 @@ class Module;
 }
 
 namespace smartcc {
+struct InlineLog;
 
 class CodegenContext {
 public:
@@ -33,7 +34,8 @@ public:
   // Runs Spec's middle-end on M (in place), M being the frontend's module: a continuing
   // candidate (after_clang_pipeline) gets clang's whole pipeline first. Errors: a pipeline
   // that does not parse.
-  llvm::Error optimize(llvm::Module &M, const CandidateSpec &Spec);
+  // With Spec.Inliner, the ML inliner's decisions are appended to Log if given.
+  llvm::Error optimize(llvm::Module &M, const CandidateSpec &Spec, InlineLog *Log = nullptr);
   // Generates an object for M (rewriting M) and measures it; Object receives the bytes.
   llvm::Expected<ObjectSize> emitObject(llvm::Module &M, llvm::SmallVectorImpl<char> &Object);
 

@@ -1,5 +1,6 @@
 #include "runtime/PipelineBuilder.h"
 #include "runtime/TestPasses.h"
+#include "policies/inliner/MLInlineAdvisor.h"
 #include "clang/Basic/CodeGenOptions.h"
 #include "clang/Basic/LangOptions.h"
 #include "clang/Basic/TargetOptions.h"
@@ -124,7 +125,11 @@ struct PipelineRunner::Impl {
   PipelineTuningOptions PTO;
   OptimizationLevel Level = OptimizationLevel::Oz;
   bool VerifyEach = false;
+  std::shared_ptr<const InlinePolicy> Inliner;
+  InlineLog *Log = nullptr;
 };
+
+void PipelineRunner::setInlineLog(InlineLog *Log) { P->Log = Log; }
 
 PipelineRunner::~PipelineRunner() = default;
 
@@ -141,6 +146,8 @@ PipelineRunner::create(const clang::CompilerInstance &CI, const CandidateSpec *T
   R->P->PTO = tuningOptions(CG, Tuning ? *Tuning : CandidateSpec());
   R->P->Level = optimizationLevel(CG);
   R->P->VerifyEach = CG.VerifyEach;
+  if (Tuning)
+    R->P->Inliner = Tuning->Inliner;
   return std::move(R);
 }
 
@@ -171,6 +178,9 @@ Error PipelineRunner::run(Module &M, StringRef Stage) {
   PB.registerFunctionAnalyses(FAM);
   PB.registerLoopAnalyses(LAM);
   PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  std::optional<ScopedMLInliner> MLInliner;
+  if (P->Inliner)
+    MLInliner.emplace(MAM, *P->Inliner, P->Log);
 
   ModulePassManager MPM;
   const ThinOrFullLTOPhase None = ThinOrFullLTOPhase::None;
@@ -197,10 +207,11 @@ Error PipelineRunner::run(Module &M, StringRef Stage) {
 }
 
 Error runCandidatePipeline(Module &M, const CandidateSpec &Spec,
-                           const clang::CompilerInstance &CI) {
+                           const clang::CompilerInstance &CI, InlineLog *Log) {
   Expected<std::unique_ptr<PipelineRunner>> Runner = PipelineRunner::create(CI, &Spec);
   if (!Runner)
     return Runner.takeError();
+  (*Runner)->setInlineLog(Log);
   if (Spec.AfterClangPipeline) // finish clang's own pipeline first
     if (Error E = (*Runner)->run(M, ClangPipelineTail))
       return E;

@@ -17,6 +17,7 @@ class TargetMachine;
 }
 
 namespace smartcc {
+struct InlineLog;
 
 // A target machine configured like clang's for this compile (used for TTI in the middle-end;
 // codegen itself goes through clang's own emitBackendOutput).
@@ -35,6 +36,8 @@ public:
   create(const clang::CompilerInstance &CI, const CandidateSpec *Tuning = nullptr);
   ~PipelineRunner();
   llvm::Error run(llvm::Module &M, llvm::StringRef Stage);
+  // The ML inliner's decisions are appended here (with a candidate's Inliner set).
+  void setInlineLog(InlineLog *Log);
 
 private:
   PipelineRunner() = default;
@@ -56,7 +59,8 @@ constexpr const char *ClangPipelineTail =
     "globaldce,constmerge,cg-profile,rel-lookup-table-converter,function(annotation-remarks)";
 
 // Runs Spec's pipeline stages on M, then MandatoryFinish. Errors: an unparsable pipeline.
+// With Spec.Inliner, its decisions go to Log if given.
 llvm::Error runCandidatePipeline(llvm::Module &M, const CandidateSpec &Spec,
-                                 const clang::CompilerInstance &CI);
+                                 const clang::CompilerInstance &CI, InlineLog *Log = nullptr);
 
 } // namespace smartcc

@@ -675,7 +675,8 @@ class Harvester:
             st = done.get(n, {}).get("status")
             if st == "built" and n not in self.index_packages:
                 missing.append(n)  # manifest from another machine: this corpus lacks its bitcode
-            elif st in STATUSES and not (self.args.retry_failed and st in RETRYABLE):
+            elif st in STATUSES and not (self.args.retry_failed and st in RETRYABLE) \
+                    and not self.args.redo:
                 continue
             todo.append(n)
         if missing:
@@ -951,6 +952,9 @@ def main(argv):
                     help="seconds per package build (default 900)")
     ap.add_argument("--retry-failed", action="store_true",
                     help="redo packages recorded as build_failed, source_missing or timeout")
+    ap.add_argument("--redo", action="store_true",
+                    help="rebuild even finished packages (bitcode is deduplicated; use it to add "
+                         "records a newer smartcc writes, e.g. harvest_gcc's gcc -Os sizes)")
     ap.add_argument("--bin", default=DEFAULT_BIN, help="directory of smartcc and smartc++")
     ap.add_argument("--reserved", default=DEFAULT_RESERVED)
     ap.add_argument("--no-build-dep", action="store_true", help="skip apt-get build-dep")

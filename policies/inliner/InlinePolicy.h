@@ -1,0 +1,54 @@
+// An inlining policy as the compiler evaluates it (no LibTorch): for each call site LLVM's
+// inliner considers, yes or no. Either a trained model (smartcc-train --trainer inliner-bc or
+// inliner-es; kind "inliner" in the exported model's metadata: one logit, inline when > 0) or
+// LLVM's own heuristic replayed through the same advisor, which is how behavioural-cloning data
+// is collected and how tests check the plumbing.
+#pragma once
+#include "policies/model/ExportedModel.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/Error.h"
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace smartcc {
+
+// One decision taken while a log is attached (training data, explain, statistics).
+struct InlineDecisionRecord {
+  std::vector<int64_t> Features; // raw, in inlineFeatureNames() order
+  bool Default = false;          // what LLVM's heuristic would have done
+  bool Chosen = false;           // what the policy did
+};
+
+struct InlineLog {
+  bool KeepFeatures = false; // records keep the feature vectors (training) or only counts
+  std::vector<InlineDecisionRecord> Records;
+  unsigned Decisions = 0, Inlined = 0, DefaultInlined = 0, Changed = 0;
+  void add(llvm::ArrayRef<int64_t> Features, bool Default, bool Chosen);
+};
+
+class InlinePolicy {
+public:
+  // LLVM's heuristic, asked through the ML advisor.
+  static InlinePolicy heuristic();
+  // Checks kind "inliner" and the input size against this LLVM's feature map. Errors name Source.
+  static llvm::Expected<InlinePolicy> fromModel(ExportedModel Model, llvm::StringRef Source);
+  static llvm::Expected<InlinePolicy> load(const std::string &Path);
+  // The model compiled into smartcc for this target triple (policies/models/inliner/), if any.
+  static std::optional<llvm::Expected<InlinePolicy>> builtinFor(llvm::StringRef Triple);
+
+  bool isHeuristic() const { return !Model; }
+  // The model's logit (> 0: inline); the heuristic's decision as +-1.
+  float logit(llvm::ArrayRef<int64_t> Features, bool Default) const;
+  bool decide(llvm::ArrayRef<int64_t> Features, bool Default) const {
+    return logit(Features, Default) > 0;
+  }
+  const std::string &source() const { return Source; }
+
+private:
+  std::optional<ExportedModel> Model;
+  std::string Source = "<llvm heuristic>";
+};
+
+} // namespace smartcc
