@@ -43,6 +43,10 @@ public:
   // Index of the largest output (first on ties): the greedy action.
   size_t argmax(llvm::ArrayRef<float> Input) const;
   const llvm::json::Object &metadata() const { return Meta; }
+  // All layer weights, in file order; replacing them (same count) keeps layers and
+  // standardization: what evolution strategies perturb.
+  llvm::ArrayRef<float> weights() const { return Weights; }
+  void setWeights(llvm::ArrayRef<float> W) { Weights.assign(W.begin(), W.end()); }
   // Serializes a model: the inverse of parse (used by the trainer and by tests).
   static std::string serialize(const llvm::json::Object &Meta, llvm::ArrayRef<float> Weights);
 

@@ -6,9 +6,13 @@
 //                 [--reward ir|bytes] [--seed 1] ...
 //   smartcc-train --trainer value --table CORESET_DIR --validation-table VAL_DIR --run DIR
 //                 [--epochs 200] [--target x86_64]   (the sequence-value agent, SequenceValue.h)
+//   smartcc-train --trainer inliner-bc|inliner-es --corpus DIR --hashes TRAIN.txt
+//                 --validation-hashes VAL.txt --run DIR [--target x86_64] [--init BC.smm]
+//                 (the ML inliner, InlinerTraining.h)
 //   smartcc-train --inspect MODEL.smm
 #include "policies/model/ExportedModel.h"
 #include "policies/train/DQN.h"
+#include "policies/train/InlinerTraining.h"
 #include "policies/train/PPO.h"
 #include "policies/train/SequenceValue.h"
 #include "policies/train/TrainingReport.h"
@@ -96,6 +100,27 @@ static cl::opt<double> RewardSmoothing("reward-smoothing",
                                        cl::desc("dreamer: Gaussian reward smoothing width in "
                                                 "steps (0: off)"));
 static cl::opt<unsigned> MaxIR("max-ir", cl::desc("skip larger modules"), cl::init(20000));
+// The ML inliner's trainers (defaults: InlinerTrainOptions).
+static InlinerTrainOptions InlinerDefaults;
+static cl::opt<std::string> InitModel("init", cl::desc("inliner-es: the cloned model to start from"));
+static cl::opt<unsigned> Iterations("iterations", cl::init(InlinerDefaults.Iterations),
+                                    cl::desc("inliner-es: iterations"));
+static cl::opt<unsigned> Pairs("pairs", cl::init(InlinerDefaults.Pairs),
+                               cl::desc("inliner-es: antithetic perturbation pairs per iteration"));
+static cl::opt<unsigned> ModulesPerIteration("modules-per-iteration",
+                                             cl::init(InlinerDefaults.ModulesPerIteration),
+                                             cl::desc("inliner-es: sampled modules per iteration"));
+static cl::opt<double> Sigma("sigma", cl::init(InlinerDefaults.Sigma),
+                             cl::desc("inliner-es: perturbation scale"));
+static cl::opt<double> StepSize("step-size", cl::init(InlinerDefaults.StepSize),
+                                cl::desc("inliner-es: Adam step size"));
+static cl::opt<unsigned> Jobs("jobs", cl::init(InlinerDefaults.Jobs),
+                              cl::desc("inliner-*: modules compiled at once"));
+static cl::opt<unsigned> MaxModules("max-modules", cl::init(0),
+                                    cl::desc("use at most this many training modules (0: all)"));
+static cl::opt<unsigned> ValidationModules("validation-modules",
+                                           cl::init(InlinerDefaults.ValidationModules),
+                                           cl::desc("inliner-es: validation modules measured"));
 
 namespace {
 
@@ -153,6 +178,53 @@ int trainValue(int Argc, const char **Argv) {
   return 0;
 }
 
+// The ML inliner learns from whole-module compiles, not from the pass-ordering environment.
+int trainInliner(int Argc, const char **Argv) {
+  if (CorpusDir.empty() || Hashes.empty() || ValHashes.empty() || RunDir.empty())
+    return fail("--trainer " + Trainer +
+                " needs --corpus, --hashes, --validation-hashes and --run");
+  Expected<std::vector<CorpusModule>> Corpus = readCorpus(CorpusDir, Level);
+  if (!Corpus)
+    return fail(toString(Corpus.takeError()));
+  Expected<std::vector<CorpusModule>> TrainOr = select(*Corpus, Hashes);
+  if (!TrainOr)
+    return fail(toString(TrainOr.takeError()));
+  Expected<std::vector<CorpusModule>> ValOr = select(*Corpus, ValHashes);
+  if (!ValOr)
+    return fail(toString(ValOr.takeError()));
+  if (MaxModules && TrainOr->size() > MaxModules)
+    TrainOr->resize(MaxModules);
+  recordCommand(Argc, Argv);
+  InlinerTrainOptions O;
+  O.RunDir = RunDir;
+  O.TargetPrefix = TargetPrefix;
+  O.Seed = Seed;
+  O.Jobs = Jobs;
+  if (Epochs.getNumOccurrences())
+    O.Epochs = Epochs;
+  O.InitModel = InitModel;
+  O.Iterations = Iterations;
+  O.Pairs = Pairs;
+  O.ModulesPerIteration = ModulesPerIteration;
+  O.Sigma = Sigma;
+  O.StepSize = StepSize;
+  O.ValidationModules = ValidationModules;
+  if (ValidateEvery.getNumOccurrences())
+    O.ValidateEvery = unsigned(ValidateEvery);
+  outs() << "training " << Trainer << " on " << TrainOr->size() << " modules ("
+         << ValOr->size() << " for validation)\n";
+  Error E = guardLibTorch([&] {
+    return Trainer == "inliner-bc" ? trainInlinerBC(O, *TrainOr, *ValOr)
+                                   : trainInlinerES(O, *TrainOr, *ValOr);
+  });
+  if (E)
+    return fail(toString(std::move(E)));
+  if (Error R = writeTrainingReport(RunDir))
+    return fail(toString(std::move(R)));
+  outs() << "model: " << RunDir << "/model.smm\n";
+  return 0;
+}
+
 } // namespace
 
 int main(int Argc, const char **Argv) {
@@ -180,12 +252,15 @@ int main(int Argc, const char **Argv) {
   }
   if (Trainer == "value")
     return trainValue(Argc, Argv);
+  if (Trainer == "inliner-bc" || Trainer == "inliner-es")
+    return trainInliner(Argc, Argv);
   if (RewardName != "ir" && RewardName != "bytes")
     return fail("--reward must be ir or bytes");
   if (CorpusDir.empty() || Hashes.empty() || RunDir.empty())
     return fail("--corpus, --hashes and --run are required (see --help)");
   if (Trainer != "dqn" && Trainer != "ppo" && Trainer != "dreamer")
-    return fail("unknown trainer '" + Trainer + "' (available: dqn, ppo, dreamer, value)");
+    return fail("unknown trainer '" + Trainer +
+                "' (available: dqn, ppo, dreamer, value, inliner-bc, inliner-es)");
   Expected<std::vector<CorpusModule>> Corpus = readCorpus(CorpusDir, Level);
   if (!Corpus)
     return fail(toString(Corpus.takeError()));

@@ -1,0 +1,525 @@
+#include "policies/train/InlinerTraining.h"
+#include "policies/inliner/InlineFeatures.h"
+#include "policies/train/TorchExport.h"
+#include "policies/train/TrainingCommon.h"
+#include "runtime/CandidateSpec.h"
+#include "runtime/CodegenContext.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/raw_ostream.h"
+#include <chrono>
+#include <cmath>
+#include <mutex>
+#include <numeric>
+#include <random>
+
+using namespace llvm;
+
+namespace smartcc {
+
+Expected<uint64_t> compileWithInliner(const CorpusModule &M,
+                                      std::shared_ptr<const InlinePolicy> Policy,
+                                      InlineLog *Log) {
+  Expected<std::unique_ptr<CodegenContext>> CG = CodegenContext::fromCC1Args(M.Bench.CC1Args);
+  if (!CG)
+    return CG.takeError();
+  LLVMContext Ctx;
+  Expected<std::unique_ptr<Module>> Mod = loadBitcodeFile(M.Bench.BitcodePath, Ctx);
+  if (!Mod)
+    return Mod.takeError();
+  CandidateSpec Spec; // clang's -Oz pipeline ("default")
+  Spec.Inliner = std::move(Policy);
+  if (Error E = (*CG)->optimize(**Mod, Spec, Log))
+    return std::move(E);
+  SmallVector<char, 0> Obj;
+  Expected<ObjectSize> Size = (*CG)->emitObject(**Mod, Obj);
+  if (!Size)
+    return Size.takeError();
+  return Size->AllocBytes;
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double secondsSince(Clock::time_point T) {
+  return std::chrono::duration<double>(Clock::now() - T).count();
+}
+
+// Runs Work(0..N-1) on Jobs threads (each compile has its own LLVMContext and compiler
+// instance, so modules compile independently).
+void parallelFor(size_t N, unsigned Jobs, const std::function<void(size_t)> &Work) {
+  DefaultThreadPool Pool(hardware_concurrency(std::max(1u, Jobs)));
+  for (size_t I = 0; I < N; ++I)
+    Pool.async([&Work, I] { Work(I); });
+  Pool.wait();
+}
+
+Error writeFile(const std::string &Path, StringRef Bytes) {
+  std::error_code EC;
+  raw_fd_ostream OS(Path + ".tmp", EC);
+  if (EC)
+    return createStringError(EC, "%s: %s", Path.c_str(), EC.message().c_str());
+  OS << Bytes;
+  OS.close();
+  if (std::error_code RC = sys::fs::rename(Path + ".tmp", Path))
+    return createStringError(RC, "%s: %s", Path.c_str(), RC.message().c_str());
+  return Error::success();
+}
+
+// One module as measured by the heuristic through the advisor (= clang -Oz's object).
+struct Measured {
+  uint64_t Bytes = 0;
+  InlineLog Log;
+  bool Failed = false;
+};
+
+std::vector<Measured> measureHeuristic(const std::vector<CorpusModule> &Modules, unsigned Jobs,
+                                       bool KeepFeatures) {
+  std::vector<Measured> Out(Modules.size());
+  auto Heuristic = std::make_shared<const InlinePolicy>(InlinePolicy::heuristic());
+  std::mutex Mu;
+  size_t Done = 0;
+  Clock::time_point Start = Clock::now();
+  parallelFor(Modules.size(), Jobs, [&](size_t I) {
+    Out[I].Log.KeepFeatures = KeepFeatures;
+    Expected<uint64_t> B = compileWithInliner(Modules[I], Heuristic, &Out[I].Log);
+    if (!B) {
+      consumeError(B.takeError());
+      Out[I].Failed = true;
+    } else {
+      Out[I].Bytes = *B;
+    }
+    std::lock_guard<std::mutex> Lock(Mu);
+    if (++Done % 50 == 0 || Done == Modules.size())
+      outs() << format("measured %zu/%zu modules with the heuristic, ETA %.0f s\n", Done,
+                       Modules.size(),
+                       secondsSince(Start) / double(Done) * double(Modules.size() - Done));
+  });
+  return Out;
+}
+
+// Geomean ratio clang/bytes over modules, and the same never worse than clang.
+struct BytesFigures {
+  double Raw = 1, NeverWorse = 1;
+  unsigned Smaller = 0, Larger = 0, Failed = 0, Decisions = 0, Changed = 0, Inlined = 0,
+           DefaultInlined = 0;
+};
+
+BytesFigures evaluatePolicy(const std::vector<InlinerModule> &Modules,
+                            std::shared_ptr<const InlinePolicy> Policy, unsigned Jobs) {
+  std::vector<uint64_t> Bytes(Modules.size(), 0);
+  std::vector<InlineLog> Logs(Modules.size());
+  parallelFor(Modules.size(), Jobs, [&](size_t I) {
+    Expected<uint64_t> B = compileWithInliner(Modules[I].Module, Policy, &Logs[I]);
+    if (B)
+      Bytes[I] = *B;
+    else
+      consumeError(B.takeError());
+  });
+  BytesFigures F;
+  double LRaw = 0, LNW = 0;
+  for (size_t I = 0; I < Modules.size(); ++I) {
+    F.Decisions += Logs[I].Decisions;
+    F.Changed += Logs[I].Changed;
+    F.Inlined += Logs[I].Inlined;
+    F.DefaultInlined += Logs[I].DefaultInlined;
+    if (!Bytes[I]) {
+      ++F.Failed; // counted as clang's (the compiler would fall back)
+      continue;
+    }
+    double R = std::log(double(Modules[I].ClangBytes) / double(Bytes[I]));
+    LRaw += R;
+    LNW += std::max(R, 0.0);
+    F.Smaller += Bytes[I] < Modules[I].ClangBytes;
+    F.Larger += Bytes[I] > Modules[I].ClangBytes;
+  }
+  if (!Modules.empty()) {
+    F.Raw = std::exp(LRaw / double(Modules.size()));
+    F.NeverWorse = std::exp(LNW / double(Modules.size()));
+  }
+  return F;
+}
+
+json::Object figuresJSON(const BytesFigures &F) {
+  return json::Object{{"geomean", F.Raw},          {"never_worse", F.NeverWorse},
+                      {"smaller", int64_t(F.Smaller)}, {"larger", int64_t(F.Larger)},
+                      {"failed", int64_t(F.Failed)},   {"decisions", int64_t(F.Decisions)},
+                      {"changed", int64_t(F.Changed)}, {"inlined", int64_t(F.Inlined)},
+                      {"default_inlined", int64_t(F.DefaultInlined)}};
+}
+
+// The modules the inliner can matter for (a call site reaches the policy), with clang's bytes.
+// Cached in Path (one JSON line per module), so a resumed run does not measure them again.
+Expected<std::vector<InlinerModule>> inlinerModules(const std::vector<CorpusModule> &Modules,
+                                                    unsigned Jobs, const std::string &Path) {
+  std::map<std::string, std::pair<uint64_t, unsigned>> Cached;
+  if (ErrorOr<std::unique_ptr<MemoryBuffer>> B = MemoryBuffer::getFile(Path))
+    for (StringRef Line : llvm::split((*B)->getBuffer(), '\n'))
+      if (Expected<json::Value> V = json::parse(Line)) {
+        if (const json::Object *O = V->getAsObject())
+          Cached[O->getString("hash").value_or("").str()] = {
+              uint64_t(O->getInteger("clang_bytes").value_or(0)),
+              unsigned(O->getInteger("call_sites").value_or(0))};
+      } else {
+        consumeError(V.takeError());
+      }
+  std::vector<CorpusModule> ToMeasure;
+  for (const CorpusModule &C : Modules)
+    if (!Cached.count(C.Hash))
+      ToMeasure.push_back(C);
+  if (!ToMeasure.empty()) {
+    std::vector<Measured> M = measureHeuristic(ToMeasure, Jobs, false);
+    std::error_code EC;
+    raw_fd_ostream OS(Path, EC, sys::fs::OF_Append);
+    if (EC)
+      return createStringError(EC, "%s: %s", Path.c_str(), EC.message().c_str());
+    for (size_t I = 0; I < ToMeasure.size(); ++I) {
+      unsigned Sites = M[I].Failed ? 0 : M[I].Log.Decisions;
+      Cached[ToMeasure[I].Hash] = {M[I].Bytes, Sites};
+      OS << json::Value(json::Object{{"hash", ToMeasure[I].Hash},
+                                     {"clang_bytes", int64_t(M[I].Bytes)},
+                                     {"call_sites", int64_t(Sites)}})
+         << "\n";
+    }
+  }
+  std::vector<InlinerModule> Out;
+  for (const CorpusModule &C : Modules) {
+    auto [Bytes, Sites] = Cached[C.Hash];
+    if (Bytes && Sites)
+      Out.push_back({C, Bytes, Sites});
+  }
+  return Out;
+}
+
+json::Array featureNames() {
+  json::Array A;
+  for (const std::string &N : inlineFeatureNames())
+    A.push_back(N);
+  return A;
+}
+
+// Validation modules: the first Count (the list is sorted by hash: a fixed sample).
+std::vector<InlinerModule> firstN(std::vector<InlinerModule> V, unsigned Count) {
+  if (V.size() > Count)
+    V.resize(Count);
+  return V;
+}
+
+} // namespace
+
+Error trainInlinerBC(const InlinerTrainOptions &O, const std::vector<CorpusModule> &Train,
+                     const std::vector<CorpusModule> &Validation) {
+  const std::string Ckpt = O.RunDir + "/checkpoint", Metrics = O.RunDir + "/metrics.jsonl";
+  if (std::error_code EC = sys::fs::create_directories(Ckpt))
+    return errorCodeToError(EC);
+  torch::manual_seed(O.Seed);
+  const int64_t In = int64_t(inlineFeatureCount());
+
+  // The heuristic's decisions on every training and validation module.
+  auto Collect = [&](const std::vector<CorpusModule> &Modules, std::vector<float> &X,
+                     std::vector<float> &Y) {
+    std::vector<Measured> M = measureHeuristic(Modules, O.Jobs, /*KeepFeatures=*/true);
+    for (const Measured &R : M)
+      for (const InlineDecisionRecord &D : R.Log.Records) {
+        std::vector<float> T = transformInlineFeatures(D.Features);
+        X.insert(X.end(), T.begin(), T.end());
+        Y.push_back(D.Default ? 1.f : 0.f);
+      }
+  };
+  std::vector<float> XT, YT, XV, YV;
+  Collect(Train, XT, YT);
+  Collect(Validation, XV, YV);
+  if (YT.empty())
+    return createStringError(inconvertibleErrorCode(),
+                             "no call site reached the inliner in the training modules");
+  const int64_t NT = int64_t(YT.size()), NV = int64_t(YV.size());
+  torch::Tensor X = torch::from_blob(XT.data(), {NT, In}).clone();
+  torch::Tensor Y = torch::from_blob(YT.data(), {NT, 1}).clone();
+  torch::Tensor Mean = X.mean(0), Std = X.std(0).clamp_min(1e-3);
+  X = (X - Mean) / Std;
+  torch::Tensor XVal = NV ? (torch::from_blob(XV.data(), {NV, In}).clone() - Mean) / Std
+                          : torch::zeros({0, In});
+  torch::Tensor YVal = NV ? torch::from_blob(YV.data(), {NV, 1}).clone() : torch::zeros({0, 1});
+  double PositiveRate = Y.mean().item<double>();
+  outs() << format("behavioural cloning on %lld call sites (%.1f %% inlined by the heuristic), "
+                   "%lld for validation\n",
+                   (long long)NT, 100 * PositiveRate, (long long)NV);
+
+  torch::nn::Sequential Net(torch::nn::Linear(In, O.Hidden), torch::nn::ReLU(),
+                            torch::nn::Linear(O.Hidden, O.Hidden), torch::nn::ReLU(),
+                            torch::nn::Linear(O.Hidden, 1));
+  torch::optim::Adam Optimizer(Net->parameters(), torch::optim::AdamOptions(O.LearningRate));
+  Progress P;
+  Expected<bool> Resumed = loadProgress(Ckpt, P);
+  if (!Resumed)
+    return Resumed.takeError();
+  if (*Resumed) {
+    torch::load(Net, Ckpt + "/bc.pt");
+    torch::load(Optimizer, Ckpt + "/bc-optimizer.pt");
+    outs() << "resuming at epoch " << P.Step << "\n";
+  }
+  // The decisions are imbalanced (most call sites are not inlined at -Oz): weigh the
+  // positives so that the cloned policy does not learn "never".
+  torch::Tensor PosWeight =
+      torch::full({1}, float(std::max(1.0, (1 - PositiveRate) / std::max(PositiveRate, 1e-3))));
+  auto Accuracy = [&](const torch::Tensor &Xs, const torch::Tensor &Ys) {
+    torch::NoGradGuard NoGrad;
+    if (Xs.size(0) == 0)
+      return 1.0;
+    return ((Net->forward(Xs) > 0).to(torch::kFloat) == Ys).to(torch::kFloat).mean().item<double>();
+  };
+  Clock::time_point Start = Clock::now();
+  const uint64_t First = P.Step;
+  const int64_t Batch = 256;
+  double BestVal = -1;
+  for (; P.Step < O.Epochs;) {
+    torch::Tensor Perm = torch::randperm(NT);
+    double LossSum = 0;
+    int64_t Batches = 0;
+    for (int64_t B = 0; B < NT; B += Batch) {
+      torch::Tensor Idx = Perm.slice(0, B, std::min(NT, B + Batch));
+      torch::Tensor Loss = torch::binary_cross_entropy_with_logits(
+          Net->forward(X.index_select(0, Idx)), Y.index_select(0, Idx), {}, PosWeight);
+      Optimizer.zero_grad();
+      Loss.backward();
+      Optimizer.step();
+      LossSum += Loss.item<double>();
+      ++Batches;
+    }
+    ++P.Step;
+    double TrainAcc = Accuracy(X, Y), ValAcc = Accuracy(XVal, YVal);
+    double Eta = secondsSince(Start) / double(P.Step - First) * double(O.Epochs - P.Step);
+    outs() << format("epoch %3llu/%u  loss %.4f  agreement with the heuristic: train %.4f, "
+                     "validation %.4f  ETA %.0f s\n",
+                     (unsigned long long)P.Step, O.Epochs, LossSum / double(Batches), TrainAcc,
+                     ValAcc, Eta);
+    appendMetrics(Metrics, json::Object{{"trainer", "inliner-bc"},
+                                        {"step", int64_t(P.Step)},
+                                        {"loss", LossSum / double(Batches)},
+                                        {"train_agreement", TrainAcc},
+                                        {"validation_agreement", ValAcc}});
+    if (ValAcc > BestVal || P.Step == O.Epochs) {
+      BestVal = std::max(BestVal, ValAcc);
+      std::vector<float> M(Mean.data_ptr<float>(), Mean.data_ptr<float>() + In),
+          S(Std.data_ptr<float>(), Std.data_ptr<float>() + In);
+      json::Object Meta{{"trainer", "inliner-bc"},
+                        {"kind", "inliner"},
+                        {"features", featureNames()},
+                        {"feature_transform", "sign(x)*log(1+|x|)"},
+                        {"outputs", "logit: inline when > 0"},
+                        {"target", O.TargetPrefix},
+                        {"epoch", int64_t(P.Step)},
+                        {"seed", int64_t(O.Seed)},
+                        {"train_call_sites", NT},
+                        {"validation_call_sites", NV},
+                        {"validation_agreement", ValAcc},
+                        {"train_agreement", TrainAcc}};
+      Expected<std::string> Model = exportSequential(Net, size_t(In), std::move(Meta), M, S);
+      if (!Model)
+        return Model.takeError();
+      if (ValAcc >= BestVal)
+        if (Error E = writeFile(O.RunDir + "/model.smm", *Model))
+          return E;
+    }
+    torch::save(Net, Ckpt + "/bc.pt");
+    torch::save(Optimizer, Ckpt + "/bc-optimizer.pt");
+    if (Error E = saveProgress(Ckpt, P))
+      return E;
+  }
+  return Error::success();
+}
+
+Error trainInlinerES(const InlinerTrainOptions &O, const std::vector<CorpusModule> &Train,
+                     const std::vector<CorpusModule> &Validation) {
+  if (O.InitModel.empty())
+    return createStringError(inconvertibleErrorCode(),
+                             "--trainer inliner-es starts from a cloned model: --init MODEL.smm "
+                             "(from --trainer inliner-bc)");
+  Expected<ExportedModel> Init = ExportedModel::load(O.InitModel);
+  if (!Init)
+    return Init.takeError();
+  if (Expected<InlinePolicy> Check = InlinePolicy::fromModel(*Init, O.InitModel); !Check)
+    return Check.takeError();
+  const std::string Ckpt = O.RunDir + "/checkpoint", Metrics = O.RunDir + "/metrics.jsonl";
+  if (std::error_code EC = sys::fs::create_directories(Ckpt))
+    return errorCodeToError(EC);
+
+  Expected<std::vector<InlinerModule>> TrainM =
+      inlinerModules(Train, O.Jobs, Ckpt + "/train-modules.jsonl");
+  if (!TrainM)
+    return TrainM.takeError();
+  Expected<std::vector<InlinerModule>> ValAll =
+      inlinerModules(Validation, O.Jobs, Ckpt + "/validation-modules.jsonl");
+  if (!ValAll)
+    return ValAll.takeError();
+  std::vector<InlinerModule> ValM = firstN(std::move(*ValAll), O.ValidationModules);
+  if (TrainM->empty())
+    return createStringError(inconvertibleErrorCode(),
+                             "no training module has a call site for the inliner");
+  outs() << "evolution strategies on " << TrainM->size() << " training modules with call sites ("
+         << ValM.size() << " for validation), " << Init->weights().size() << " weights\n";
+
+  const int64_t NW = int64_t(Init->weights().size());
+  std::vector<float> W0(Init->weights().begin(), Init->weights().end());
+  torch::Tensor Theta = torch::from_blob(W0.data(), {NW}).clone().set_requires_grad(true);
+  torch::optim::Adam Optimizer(std::vector<torch::Tensor>{Theta},
+                               torch::optim::AdamOptions(O.StepSize));
+  Progress P;
+  Expected<bool> Resumed = loadProgress(Ckpt, P);
+  if (!Resumed)
+    return Resumed.takeError();
+  double Best = -1e9;
+  if (*Resumed) {
+    torch::Tensor Saved;
+    torch::load(Saved, Ckpt + "/theta.pt");
+    {
+      torch::NoGradGuard NoGrad;
+      Theta.copy_(Saved);
+    }
+    torch::load(Optimizer, Ckpt + "/es-optimizer.pt");
+    if (ErrorOr<std::unique_ptr<MemoryBuffer>> B = MemoryBuffer::getFile(Ckpt + "/best.json"))
+      if (Expected<json::Value> V = json::parse((*B)->getBuffer()))
+        Best = V->getAsObject()->getNumber("score").value_or(Best);
+      else
+        consumeError(V.takeError());
+    outs() << "resuming at iteration " << P.Step << "\n";
+  }
+
+  auto PolicyOf = [&](const torch::Tensor &Weights) {
+    ExportedModel M = *Init;
+    torch::Tensor C = Weights.detach().contiguous();
+    M.setWeights(ArrayRef<float>(C.data_ptr<float>(), size_t(NW)));
+    Expected<InlinePolicy> P = InlinePolicy::fromModel(std::move(M), "es");
+    return std::make_shared<const InlinePolicy>(std::move(*P));
+  };
+  auto Export = [&](const torch::Tensor &Weights, json::Object Extra) -> Error {
+    json::Object Meta = Init->metadata();
+    Meta["trainer"] = "inliner-es";
+    Meta["init_model"] = O.InitModel;
+    Meta["seed"] = int64_t(O.Seed);
+    Meta["target"] = O.TargetPrefix;
+    for (auto &[K, V] : Extra)
+      Meta[K] = V;
+    torch::Tensor C = Weights.detach().contiguous();
+    return writeFile(O.RunDir + "/model.smm",
+                     ExportedModel::serialize(Meta, ArrayRef<float>(C.data_ptr<float>(),
+                                                                    size_t(NW))));
+  };
+
+  Clock::time_point Start = Clock::now();
+  const uint64_t First = P.Step;
+  if (P.Step == 0) { // the starting point's validation figure (the cloned policy)
+    BytesFigures V = evaluatePolicy(ValM, PolicyOf(Theta), O.Jobs);
+    outs() << format("start: validation geomean %.4f (never worse %.4f), %u of %u decisions "
+                     "differ from the heuristic\n",
+                     V.Raw, V.NeverWorse, V.Changed, V.Decisions);
+    appendMetrics(Metrics, json::Object{{"trainer", "inliner-es"},
+                                        {"step", 0},
+                                        {"validation_geomean", V.Raw},
+                                        {"validation_never_worse", V.NeverWorse}});
+  }
+  for (; P.Step < O.Iterations;) {
+    // Everything random in an iteration derives from (seed, iteration): resuming replays it.
+    std::mt19937_64 Rng(O.Seed * 1000003ULL + P.Step);
+    std::vector<size_t> Order(TrainM->size());
+    std::iota(Order.begin(), Order.end(), 0);
+    std::shuffle(Order.begin(), Order.end(), Rng);
+    Order.resize(std::min<size_t>(Order.size(), O.ModulesPerIteration));
+    torch::Generator Gen = at::detail::createCPUGenerator(O.Seed * 7919ULL + P.Step);
+    torch::Tensor Eps = at::randn({int64_t(O.Pairs), NW}, Gen);
+
+    // 2 * Pairs policies x the sampled modules, compiled in parallel.
+    std::vector<std::shared_ptr<const InlinePolicy>> Policies;
+    for (unsigned I = 0; I < O.Pairs; ++I)
+      for (float Sign : {1.f, -1.f})
+        Policies.push_back(PolicyOf(Theta.detach() + Sign * float(O.Sigma) * Eps[I]));
+    const size_t NM = Order.size();
+    std::vector<double> Gain(Policies.size() * NM, 0.0);
+    std::vector<unsigned> Changed(Policies.size() * NM, 0);
+    parallelFor(Gain.size(), O.Jobs, [&](size_t T) {
+      size_t Pi = T / NM, Mi = T % NM;
+      const InlinerModule &IM = (*TrainM)[Order[Mi]];
+      InlineLog Log;
+      Expected<uint64_t> B = compileWithInliner(IM.Module, Policies[Pi], &Log);
+      if (B)
+        Gain[T] = 100.0 * std::log(double(IM.ClangBytes) / double(*B));
+      else {
+        consumeError(B.takeError());
+        Gain[T] = -10.0; // a failed compile is a bad policy
+      }
+      Changed[T] = Log.Changed;
+    });
+    std::vector<double> Fitness(Policies.size(), 0.0);
+    unsigned ChangedSum = 0;
+    for (size_t T = 0; T < Gain.size(); ++T) {
+      Fitness[T / NM] += Gain[T] / double(NM);
+      ChangedSum += Changed[T];
+    }
+    // Centred ranks in [-0.5, 0.5]: robust to a single module's outlier gain.
+    std::vector<size_t> Rank(Fitness.size());
+    std::iota(Rank.begin(), Rank.end(), 0);
+    std::sort(Rank.begin(), Rank.end(), [&](size_t A, size_t B) { return Fitness[A] < Fitness[B]; });
+    std::vector<float> Shaped(Fitness.size());
+    for (size_t R = 0; R < Rank.size(); ++R)
+      Shaped[Rank[R]] = float(R) / float(Rank.size() - 1) - 0.5f;
+    torch::Tensor Coef = torch::zeros({int64_t(O.Pairs)});
+    for (unsigned I = 0; I < O.Pairs; ++I)
+      Coef[I] = Shaped[2 * I] - Shaped[2 * I + 1];
+    torch::Tensor Grad = (Coef.unsqueeze(1) * Eps).sum(0) / float(2 * O.Pairs * O.Sigma);
+    Optimizer.zero_grad();
+    Theta.mutable_grad() = -Grad; // Adam descends: ascend the fitness
+    Optimizer.step();
+    ++P.Step;
+
+    double MeanFit = std::accumulate(Fitness.begin(), Fitness.end(), 0.0) / double(Fitness.size());
+    double MaxFit = *std::max_element(Fitness.begin(), Fitness.end());
+    json::Object Line{{"trainer", "inliner-es"},
+                      {"step", int64_t(P.Step)},
+                      {"fitness_mean", MeanFit},
+                      {"fitness_max", MaxFit},
+                      {"grad_norm", Grad.norm().item<double>()},
+                      {"theta_norm", Theta.detach().norm().item<double>()},
+                      {"changed_per_module", double(ChangedSum) / double(Gain.size())}};
+    double Eta = secondsSince(Start) / double(P.Step - First) * double(O.Iterations - P.Step);
+    outs() << format("iteration %3llu/%u  fitness mean %+.3f %% max %+.3f %%  ETA %.0f s\n",
+                     (unsigned long long)P.Step, O.Iterations, MeanFit, MaxFit, Eta);
+    if (P.Step % O.ValidateEvery == 0 || P.Step == O.Iterations) {
+      BytesFigures V = evaluatePolicy(ValM, PolicyOf(Theta), O.Jobs);
+      outs() << format("  validation: geomean %.4f (never worse %.4f), %u smaller / %u larger, "
+                       "%u of %u decisions differ from the heuristic\n",
+                       V.Raw, V.NeverWorse, V.Smaller, V.Larger, V.Changed, V.Decisions);
+      Line["validation_geomean"] = V.Raw;
+      Line["validation_never_worse"] = V.NeverWorse;
+      Line["validation_changed"] = double(V.Changed) / double(std::max(1u, V.Decisions));
+      // The shipped model is the best before fallback on validation (the inliner's target).
+      if (V.Raw > Best) {
+        Best = V.Raw;
+        if (Error E = Export(Theta, json::Object{{"iteration", int64_t(P.Step)},
+                                                 {"validation", figuresJSON(V)},
+                                                 {"validation_modules", int64_t(ValM.size())},
+                                                 {"train_modules", int64_t(TrainM->size())}}))
+          return E;
+        if (Error E = writeFile(Ckpt + "/best.json",
+                                formatv("{0}", json::Value(json::Object{
+                                                   {"score", Best},
+                                                   {"iteration", int64_t(P.Step)}}))
+                                    .str()))
+          return E;
+      }
+    }
+    appendMetrics(Metrics, json::Value(std::move(Line)));
+    torch::save(Theta.detach(), Ckpt + "/theta.pt");
+    torch::save(Optimizer, Ckpt + "/es-optimizer.pt");
+    if (Error E = saveProgress(Ckpt, P))
+      return E;
+  }
+  return Error::success();
+}
+
+} // namespace smartcc
