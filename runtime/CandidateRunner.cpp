@@ -94,12 +94,12 @@ void runCandidate(Module &M, const CandidateSpec &Spec, const CandidateContext &
     Expected<ExportedModel> Model = ExportedModel::load(Spec.Policy);
     if (!Model)
       return Finish(Outcome::BadPipeline, "policy: " + toString(Model.takeError()));
-    Expected<std::vector<std::string>> Taken = playPolicy(M, *Model, CI);
+    Expected<std::vector<std::string>> Taken = playPolicy(M, *Model, CI, Spec.Inliner);
     if (!Taken)
       return Finish(Outcome::BadPipeline, "policy: " + toString(Taken.takeError()));
   }
   if (!Spec.Actions.empty())
-    if (Error E = playSequence(M, Spec.ActionSpace, Spec.Actions, CI))
+    if (Error E = playSequence(M, Spec.ActionSpace, Spec.Actions, CI, Spec.Inliner))
       return Finish(Outcome::BadPipeline, "sequence: " + toString(std::move(E)));
   std::string VerifierMessage;
   raw_string_ostream VOS(VerifierMessage);

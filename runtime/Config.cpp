@@ -3,6 +3,7 @@
 #include "runtime/Config.h"
 #include "policies/BuiltinCandidates.h"
 #include "policies/SequenceAgent.h"
+#include "policies/inliner/InlinePolicy.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
@@ -114,7 +115,7 @@ Error makeError(const Twine &Msg) {
 // ---------------------------------------------------------------------------------------------
 // The settings table.
 
-enum class SettingKind { Bool, Levels, MetricName, Count, PositiveCount, Effort, Growth, Path, Agent, CandidateList, Targets };
+enum class SettingKind { Bool, Levels, MetricName, Count, PositiveCount, Effort, Growth, Path, Agent, Inliner, CandidateList, Targets };
 
 // A value parsed from any source, before it is stored in its Config field. Only the member
 // matching the setting's field type is meaningful.
@@ -227,6 +228,8 @@ const char *expectation(SettingKind K) {
     return "expected 0, 1 or 2";
   case SettingKind::Agent:
     return "expected 'builtin', 'off' or the path of a sequence-value model";
+  case SettingKind::Inliner:
+    return "expected 'heuristic', 'ml' or the path of an inliner model";
   case SettingKind::Growth:
     return "expected a number greater than 1";
   case SettingKind::Path:
@@ -256,6 +259,8 @@ const char *tomlRequirement(SettingKind K) {
     return "must be 0, 1 or 2";
   case SettingKind::Agent:
     return "must be \"builtin\", \"off\" or the path of a sequence-value model";
+  case SettingKind::Inliner:
+    return "must be \"heuristic\", \"ml\" or the path of an inliner model";
   case SettingKind::Growth:
     return "must be a number greater than 1";
   case SettingKind::Path:
@@ -313,6 +318,16 @@ std::optional<std::string> checkAgent(StringRef Text) {
   return std::nullopt;
 }
 
+// Likewise an inliner model.
+std::optional<std::string> checkInliner(StringRef Text) {
+  if (Text == "heuristic" || Text == "ml")
+    return std::nullopt;
+  llvm::Expected<InlinePolicy> P = InlinePolicy::load(Text.str());
+  if (!P)
+    return llvm::toString(P.takeError());
+  return std::nullopt;
+}
+
 // Parses the text of an environment variable or flag. Returns an error message without the
 // "SOURCE=VALUE: " prefix, or nothing on success.
 std::optional<std::string> parseText(const Setting &S, StringRef Text, Value &V) {
@@ -356,6 +371,13 @@ std::optional<std::string> parseText(const Setting &S, StringRef Text, Value &V)
     if (Text.empty())
       return std::string(expectation(S.Kind));
     if (std::optional<std::string> Bad = checkAgent(Text))
+      return Bad;
+    V.S = Text.str();
+    return std::nullopt;
+  case SettingKind::Inliner:
+    if (Text.empty())
+      return std::string(expectation(S.Kind));
+    if (std::optional<std::string> Bad = checkInliner(Text))
       return Bad;
     V.S = Text.str();
     return std::nullopt;
@@ -492,6 +514,13 @@ Error parseNode(const Setting &S, StringRef Name, StringRef Source, const toml::
       return Wrong();
     V.S = N.as_string()->get();
     if (std::optional<std::string> Bad = checkAgent(V.S))
+      return nodeError(Source, N, "'" + Name + "': " + *Bad);
+    return Error::success();
+  case SettingKind::Inliner:
+    if (!N.is_string() || N.as_string()->get().empty())
+      return Wrong();
+    V.S = N.as_string()->get();
+    if (std::optional<std::string> Bad = checkInliner(V.S))
       return nodeError(Source, N, "'" + Name + "': " + *Bad);
     return Error::success();
   case SettingKind::CandidateList: {
@@ -928,6 +957,7 @@ const char *metavar(SettingKind K) {
   case SettingKind::Effort:
     return "=N";
   case SettingKind::Agent:
+  case SettingKind::Inliner:
     return "=MODEL";
   case SettingKind::Growth:
     return "=X";

@@ -78,6 +78,10 @@ void printExplain(const TUDecision &D, raw_ostream &OS) {
   } else if (!D.AgentNote.empty()) {
     OS << "  agent: " << D.AgentNote << "\n";
   }
+  if (!D.InlinerModel.empty())
+    OS << "  inliner: " << D.InlinerModel << " in every candidate\n";
+  else if (!D.InlinerNote.empty())
+    OS << "  inliner: " << D.InlinerNote << "\n";
   if (D.Winner < 0)
     OS << "  kept clang's output: " << D.KeptReason << "\n";
   if (!D.Note.empty())
@@ -130,6 +134,8 @@ std::string toJSONLine(const TUDecision &D) {
   if (!D.AgentModel.empty())
     Line["agent"] = json::Object{{"model", D.AgentModel}, {"effort", int64_t(D.Effort)},
                                  {"ms", D.AgentMillis}};
+  if (!D.InlinerModel.empty())
+    Line["inliner"] = D.InlinerModel;
   std::string S;
   raw_string_ostream(S) << json::Value(std::move(Line)) << "\n";
   return S;

@@ -32,6 +32,8 @@ struct TUDecision {
   std::string Note;          // anything else worth saying (a failed write, ...)
   std::string AgentModel;    // the model that proposed candidates, if one served
   std::string AgentNote;     // why no agent served (when one was wanted)
+  std::string InlinerModel;  // the ML inliner of the candidates, if one was used
+  std::string InlinerNote;   // why none was (when one was wanted)
   double AgentMillis = 0;    // its features and inference
   unsigned Effort = 1;
 

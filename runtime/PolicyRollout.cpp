@@ -21,8 +21,11 @@ struct Episode {
   // Options accumulate on top of the user's -mllvm options (re-parsed after each reset).
   std::vector<std::string> Args;
 
-  static Expected<Episode> start(Module &M, const clang::CompilerInstance &CI) {
-    Expected<std::unique_ptr<PipelineRunner>> Runner = PipelineRunner::create(CI);
+  static Expected<Episode> start(Module &M, const clang::CompilerInstance &CI,
+                                 std::shared_ptr<const InlinePolicy> Inliner) {
+    CandidateSpec Tuning; // clang's own tuning, plus the ML inliner if any
+    Tuning.Inliner = std::move(Inliner);
+    Expected<std::unique_ptr<PipelineRunner>> Runner = PipelineRunner::create(CI, &Tuning);
     if (!Runner)
       return Runner.takeError();
     if (Error E = (*Runner)->run(M, MandatoryFinish)) // where the environment's episodes start
@@ -60,11 +63,12 @@ struct Episode {
 } // namespace
 
 Error playSequence(Module &M, const std::string &SpaceName,
-                   const std::vector<std::string> &Actions, const clang::CompilerInstance &CI) {
+                   const std::vector<std::string> &Actions, const clang::CompilerInstance &CI,
+                   std::shared_ptr<const InlinePolicy> Inliner) {
   Expected<ActionSpace> Space = loadActionSpaces(SpaceName);
   if (!Space)
     return Space.takeError();
-  Expected<Episode> Ep = Episode::start(M, CI);
+  Expected<Episode> Ep = Episode::start(M, CI, Inliner);
   if (!Ep)
     return Ep.takeError();
   for (const std::string &Name : Actions) {
@@ -79,7 +83,8 @@ Error playSequence(Module &M, const std::string &SpaceName,
 }
 
 Expected<std::vector<std::string>> playPolicy(Module &M, const ExportedModel &Model,
-                                              const clang::CompilerInstance &CI) {
+                                              const clang::CompilerInstance &CI,
+                                              std::shared_ptr<const InlinePolicy> Inliner) {
   const json::Object &Meta = Model.metadata();
   Expected<ActionSpace> Space = loadActionSpaces(Meta.getString("space").value_or("").str());
   if (!Space)
@@ -92,7 +97,7 @@ Expected<std::vector<std::string>> playPolicy(Module &M, const ExportedModel &Mo
                              "and %zu",
                              Model.inputSize(), Model.outputSize(), Space->Name.c_str(),
                              AutophaseFeatures::Count + Stop, Stop + 1);
-  Expected<Episode> Ep = Episode::start(M, CI);
+  Expected<Episode> Ep = Episode::start(M, CI, Inliner);
   if (!Ep)
     return Ep.takeError();
   std::vector<size_t> History;

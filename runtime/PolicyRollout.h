@@ -5,6 +5,7 @@
 // against it before anything runs.
 #pragma once
 #include "llvm/Support/Error.h"
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -18,14 +19,18 @@ class Module;
 namespace smartcc {
 
 class ExportedModel;
+class InlinePolicy;
 
 // Plays a given action sequence of the named space on M the same way.
+// Inliner: the ML inliner that inlining actions consult (null: LLVM's heuristic).
 llvm::Error playSequence(llvm::Module &M, const std::string &SpaceName,
                          const std::vector<std::string> &Actions,
-                         const clang::CompilerInstance &CI);
+                         const clang::CompilerInstance &CI,
+                         std::shared_ptr<const InlinePolicy> Inliner = nullptr);
 
 // Returns the names of the actions taken.
-llvm::Expected<std::vector<std::string>> playPolicy(llvm::Module &M, const ExportedModel &Model,
-                                                    const clang::CompilerInstance &CI);
+llvm::Expected<std::vector<std::string>>
+playPolicy(llvm::Module &M, const ExportedModel &Model, const clang::CompilerInstance &CI,
+           std::shared_ptr<const InlinePolicy> Inliner = nullptr);
 
 } // namespace smartcc

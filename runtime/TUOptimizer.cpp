@@ -1,5 +1,7 @@
 #include "runtime/TUOptimizer.h"
 #include "runtime/AgentCandidates.h"
+#include "runtime/InlinerCandidates.h"
+#include "policies/inliner/InlinePolicy.h"
 #include "runtime/Decision.h"
 #include "runtime/Harvester.h"
 #include "runtime/Stats.h"
@@ -165,6 +167,10 @@ void TUOptimizer::onPipelineStart(Module &M) {
   llvm::erase_if(Specs, [&](const CandidateSpec &S) {
     return llvm::any_of(S.SkipTargets, [&](const std::string &P) { return Triple.starts_with(P); });
   });
+  // The ML inliner, when asked for, decides inlining in every candidate (not in clang's own
+  // output, nor in the replica below that stands for it).
+  Inliner = inlinerFor(Cfg, Triple);
+  applyInliner(Specs, Inliner);
   IsReplica.assign(Specs.size(), false);
   // With -S or the IR metric, clang's own output says nothing about its object size or IR,
   // so a replica of clang's pipeline measures the baseline (proven byte-identical by tests).
@@ -212,6 +218,8 @@ void TUOptimizer::finish(bool CompileSucceeded) {
   D.SizeMetric = Cfg.SizeMetric;
   D.AgentModel = Agent.Model;
   D.AgentNote = Agent.Note;
+  D.InlinerModel = Inliner.Policy ? Inliner.Policy->source() : "";
+  D.InlinerNote = Inliner.Note;
   D.AgentMillis = Agent.Millis;
   D.Effort = Cfg.Effort;
   D.BaselineMillis =

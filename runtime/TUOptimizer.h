@@ -8,6 +8,7 @@
 //              strictly smallest (clang's on ties and failures), and records the decision.
 #pragma once
 #include "runtime/AgentCandidates.h"
+#include "runtime/InlinerCandidates.h"
 #include "runtime/CandidatePool.h"
 #include "runtime/Config.h"
 #include <chrono>
@@ -53,6 +54,7 @@ private:
   std::unique_ptr<CandidatePool> LatePool; // forked at its end (CandidateSpec::AfterClangPipeline)
   std::vector<CandidateSpec> LateSpecs;    // waiting for that point
   AgentChoice Agent;
+  InlinerChoice Inliner;
   std::vector<bool> IsReplica; // the hidden clang-pipeline replica that measures -S baselines
   std::chrono::steady_clock::time_point Start;
 };

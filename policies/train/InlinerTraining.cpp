@@ -299,6 +299,7 @@ Error trainInlinerBC(const InlinerTrainOptions &O, const std::vector<CorpusModul
                      "validation %.4f  ETA %.0f s\n",
                      (unsigned long long)P.Step, O.Epochs, LossSum / double(Batches), TrainAcc,
                      ValAcc, Eta);
+    outs().flush();
     appendMetrics(Metrics, json::Object{{"trainer", "inliner-bc"},
                                         {"step", int64_t(P.Step)},
                                         {"loss", LossSum / double(Batches)},
@@ -489,6 +490,7 @@ Error trainInlinerES(const InlinerTrainOptions &O, const std::vector<CorpusModul
     double Eta = secondsSince(Start) / double(P.Step - First) * double(O.Iterations - P.Step);
     outs() << format("iteration %3llu/%u  fitness mean %+.3f %% max %+.3f %%  ETA %.0f s\n",
                      (unsigned long long)P.Step, O.Iterations, MeanFit, MaxFit, Eta);
+    outs().flush(); // progress shows in a log file as it happens
     if (P.Step % O.ValidateEvery == 0 || P.Step == O.Iterations) {
       BytesFigures V = evaluatePolicy(ValM, PolicyOf(Theta), O.Jobs);
       outs() << format("  validation: geomean %.4f (never worse %.4f), %u smaller / %u larger, "

@@ -168,17 +168,39 @@ Error writeTrainingReport(const std::string &RunDir) {
   OS << "<!doctype html><html><head><meta charset=\"utf-8\"><title>smartcc training: "
      << Trainer << "</title></head><body style=\"font-family:sans-serif\"><h1>" << Trainer
      << " training, " << EpisodeCount << " episodes</h1>";
-  plot(OS, "Validation: clang -Oz IR / policy IR (geomean, above 1 = better than -Oz)",
-       Curves["validation_geomean"], 1);
-  plot(OS, "Training episodes: clang -Oz IR / final IR (moving average of 20)",
-       Curves["ir_ratio"], 20);
-  plot(OS, "Episode return (moving average of 20)", Curves["return"], 20);
+  const bool Inliner = StringRef(Trainer).starts_with("inliner");
+  if (!Inliner) { // pass-ordering agents: episodes in the environment
+    plot(OS, "Validation: clang -Oz IR / policy IR (geomean, above 1 = better than -Oz)",
+         Curves["validation_geomean"], 1);
+    plot(OS, "Training episodes: clang -Oz IR / final IR (moving average of 20)",
+         Curves["ir_ratio"], 20);
+    plot(OS, "Episode return (moving average of 20)", Curves["return"], 20);
+  }
   if (Trainer == "dreamer") {
     plotWorldModel(OS, Curves);
+  } else if (Trainer == "inliner-es") {
+    plot(OS, "Validation, before fallback: clang -Oz bytes / ML-inliner bytes (geomean)",
+         Curves["validation_geomean"], 1);
+    plot(OS, "Perturbed policies' fitness, % smaller than clang -Oz",
+         std::vector<Curve>{{"mean", Curves["fitness_mean"]}, {"best", Curves["fitness_max"]}},
+         1);
+    plot(OS, "Call sites decided unlike the heuristic, per module", Curves["changed_per_module"],
+         1);
+    plot(OS, "Gradient estimate norm", Curves["grad_norm"], 1);
+  } else if (Trainer == "inliner-bc") {
+    plot(OS, "Loss (weighted binary cross-entropy)", Curves["loss"], 1);
+    plot(OS, "Agreement with the heuristic",
+         std::vector<Curve>{{"train", Curves["train_agreement"]},
+                            {"validation", Curves["validation_agreement"]}},
+         1);
   } else {
     plot(OS, "Loss", Curves["loss"], 10);
     plot(OS, "Mean Q", Curves["q_mean"], 10);
     plot(OS, "Gradient norm", Curves["grad_norm"], 10);
+  }
+  if (Inliner) {
+    OS << "</body></html>\n";
+    return Error::success();
   }
   OS << "<h3>Actions taken (recent episodes)</h3><svg width=\"640\" height=\"160\" "
         "xmlns=\"http://www.w3.org/2000/svg\">";

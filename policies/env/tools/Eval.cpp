@@ -6,6 +6,7 @@
 //                [--method random:TRIALSxLENGTH] [--method greedy:STEPS] [--method os|o0]
 //                [--method agent[:MODEL]@EFFORT] [--method policy:MODEL] [--method gcc-os]
 //                [--method coreset:FILE[:K]] [--method perfunc:OPTIONS]
+//                [--method inliner[:MODEL]]
 //                [--space autophase+macro+options] [--objective bytes|ir]
 //                [--hashes FILE] [--max-modules N] [--jobs 2] [--seed 1]
 //
@@ -14,6 +15,7 @@
 #include "EvalReport.h"
 #include "ModulePool.h"
 #include "policies/SequenceAgent.h"
+#include "policies/inliner/InlinePolicy.h"
 #include "policies/env/Corpus.h"
 #include "policies/model/ExportedModel.h"
 #include "policies/env/Search.h"
@@ -299,6 +301,25 @@ Expected<EvalRow> evalAgent(const CorpusModule &C, StringRef Arg, const EvalRow 
   return R;
 }
 
+// clang's -Oz pipeline with the ML inliner deciding every call site: "inliner" (the model built
+// into smartcc for the module's target) or "inliner:MODEL.smm". Before the -Oz fallback.
+Expected<EvalRow> evalInliner(const CorpusModule &C, StringRef ModelPath, const EvalRow &Base) {
+  std::optional<Expected<InlinePolicy>> P;
+  if (ModelPath.empty())
+    P = InlinePolicy::builtinFor(C.Target);
+  else
+    P = InlinePolicy::load(ModelPath.str());
+  if (!P)
+    return createStringError(inconvertibleErrorCode(), "no built-in inliner model for %s",
+                             C.Target.c_str());
+  if (!*P)
+    return P->takeError();
+  CandidateSpec Spec;
+  Spec.Name = "inliner";
+  Spec.Inliner = std::make_shared<const InlinePolicy>(std::move(**P));
+  return evalCandidate(C, Spec, Base);
+}
+
 // A policy of the RL trainers (DQN, PPO, world model) played greedily, as the `policy`
 // candidate key serves it: "policy:MODEL.smm".
 Expected<EvalRow> evalPolicy(const CorpusModule &C, StringRef Path, const EvalRow &Base) {
@@ -441,6 +462,10 @@ int evalModule(const CorpusModule &C, const Config &Cfg, const std::string &Path
         StringRef Arg = StringRef(M).drop_front(5);
         Arg.consume_front(":");
         R = evalAgent(C, Arg, Base);
+      } else if (StringRef(M).starts_with("inliner")) {
+        StringRef Arg = StringRef(M).drop_front(7);
+        Arg.consume_front(":");
+        R = evalInliner(C, Arg, Base);
       } else if (StringRef(M).starts_with("policy:")) {
         R = evalPolicy(C, StringRef(M).drop_front(7), Base);
       } else if (StringRef(M).starts_with("perfunc:")) {

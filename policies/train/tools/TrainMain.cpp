@@ -11,6 +11,7 @@
 //                 (the ML inliner, InlinerTraining.h)
 //   smartcc-train --inspect MODEL.smm
 #include "policies/model/ExportedModel.h"
+#include "policies/inliner/InlineFeatures.h"
 #include "policies/train/DQN.h"
 #include "policies/train/InlinerTraining.h"
 #include "policies/train/PPO.h"
@@ -30,6 +31,9 @@ using namespace llvm;
 using namespace smartcc;
 
 static cl::opt<std::string> Inspect("inspect", cl::desc("print an exported model's metadata"));
+static cl::opt<bool> PrintInlinerFeatures("print-inliner-features",
+                                          cl::desc("print the ML inliner's input features, one "
+                                                   "a line (an inliner model's inputs)"));
 static cl::opt<std::string> Report("report", cl::desc("render RUN/metrics.jsonl into RUN/report.html"));
 static cl::opt<std::string> Trainer("trainer",
                                     cl::desc("dqn, ppo, dreamer (world model) or value "
@@ -114,6 +118,8 @@ static cl::opt<double> Sigma("sigma", cl::init(InlinerDefaults.Sigma),
                              cl::desc("inliner-es: perturbation scale"));
 static cl::opt<double> StepSize("step-size", cl::init(InlinerDefaults.StepSize),
                                 cl::desc("inliner-es: Adam step size"));
+static cl::opt<unsigned> InlinerHidden("hidden", cl::init(InlinerDefaults.Hidden),
+                                       cl::desc("inliner-bc: width of the two hidden layers"));
 static cl::opt<unsigned> Jobs("jobs", cl::init(InlinerDefaults.Jobs),
                               cl::desc("inliner-*: modules compiled at once"));
 static cl::opt<unsigned> MaxModules("max-modules", cl::init(0),
@@ -200,6 +206,7 @@ int trainInliner(int Argc, const char **Argv) {
   O.TargetPrefix = TargetPrefix;
   O.Seed = Seed;
   O.Jobs = Jobs;
+  O.Hidden = InlinerHidden;
   if (Epochs.getNumOccurrences())
     O.Epochs = Epochs;
   O.InitModel = InitModel;
@@ -236,6 +243,11 @@ int main(int Argc, const char **Argv) {
     if (Error E = writeTrainingReport(Report))
       return fail(toString(std::move(E)));
     outs() << "wrote " << Report << "/report.html\n";
+    return 0;
+  }
+  if (PrintInlinerFeatures) {
+    for (const std::string &Name : inlineFeatureNames())
+      outs() << Name << "\n";
     return 0;
   }
   if (!Inspect.empty()) {
