@@ -55,17 +55,12 @@ Expected<SequenceAgent> SequenceAgent::load(const std::string &Path) {
 }
 
 std::optional<Expected<SequenceAgent>> SequenceAgent::builtinFor(StringRef Triple) {
-  // Models are named after the triple prefix they were trained for: x86_64.smm, aarch64.smm.
-  for (const EmbeddedModel *E = BuiltinModels; E->Name; ++E)
-    if (Triple.starts_with(E->Name)) {
-      std::string Source = (Twine("<built-in model ") + E->Name + ".smm>").str();
-      Expected<ExportedModel> M = ExportedModel::parse(
-          StringRef(reinterpret_cast<const char *>(E->Bytes), E->Size), Source);
-      if (!M)
-        return Expected<SequenceAgent>(M.takeError());
-      return fromModel(std::move(*M), Source);
-    }
-  return std::nullopt;
+  std::optional<Expected<BuiltinModel>> B = findBuiltinModel(BuiltinModels, Triple, "model");
+  if (!B)
+    return std::nullopt;
+  if (!*B)
+    return Expected<SequenceAgent>(B->takeError());
+  return fromModel(std::move((*B)->Model), (*B)->Source);
 }
 
 std::vector<std::string> SequenceAgent::builtinNames() {

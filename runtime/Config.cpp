@@ -308,22 +308,19 @@ bool splitList(StringRef S, std::vector<std::string> &Out) {
   return true;
 }
 
-// A model path must hold a sequence-value model now, not fail in every compile later.
-std::optional<std::string> checkAgent(StringRef Text) {
-  if (Text == "builtin" || Text == "off")
+// A model setting (agent, inliner) names a keyword or a model file; the file must hold the
+// right kind of model now, not fail in every compile later.
+std::optional<std::string> checkModelSetting(SettingKind Kind, StringRef Text) {
+  if (Kind == SettingKind::Agent) {
+    if (Text == "builtin" || Text == "off")
+      return std::nullopt;
+    if (llvm::Expected<SequenceAgent> A = SequenceAgent::load(Text.str()); !A)
+      return llvm::toString(A.takeError());
     return std::nullopt;
-  llvm::Expected<SequenceAgent> A = SequenceAgent::load(Text.str());
-  if (!A)
-    return llvm::toString(A.takeError());
-  return std::nullopt;
-}
-
-// Likewise an inliner model.
-std::optional<std::string> checkInliner(StringRef Text) {
+  }
   if (Text == "heuristic" || Text == "ml")
     return std::nullopt;
-  llvm::Expected<InlinePolicy> P = InlinePolicy::load(Text.str());
-  if (!P)
+  if (llvm::Expected<InlinePolicy> P = InlinePolicy::load(Text.str()); !P)
     return llvm::toString(P.takeError());
   return std::nullopt;
 }
@@ -368,16 +365,10 @@ std::optional<std::string> parseText(const Setting &S, StringRef Text, Value &V)
     V.S = Text.str();
     return std::nullopt;
   case SettingKind::Agent:
-    if (Text.empty())
-      return std::string(expectation(S.Kind));
-    if (std::optional<std::string> Bad = checkAgent(Text))
-      return Bad;
-    V.S = Text.str();
-    return std::nullopt;
   case SettingKind::Inliner:
     if (Text.empty())
       return std::string(expectation(S.Kind));
-    if (std::optional<std::string> Bad = checkInliner(Text))
+    if (std::optional<std::string> Bad = checkModelSetting(S.Kind, Text))
       return Bad;
     V.S = Text.str();
     return std::nullopt;
@@ -510,17 +501,11 @@ Error parseNode(const Setting &S, StringRef Name, StringRef Source, const toml::
     V.S = N.as_string()->get();
     return Error::success();
   case SettingKind::Agent:
-    if (!N.is_string() || N.as_string()->get().empty())
-      return Wrong();
-    V.S = N.as_string()->get();
-    if (std::optional<std::string> Bad = checkAgent(V.S))
-      return nodeError(Source, N, "'" + Name + "': " + *Bad);
-    return Error::success();
   case SettingKind::Inliner:
     if (!N.is_string() || N.as_string()->get().empty())
       return Wrong();
     V.S = N.as_string()->get();
-    if (std::optional<std::string> Bad = checkInliner(V.S))
+    if (std::optional<std::string> Bad = checkModelSetting(S.Kind, V.S))
       return nodeError(Source, N, "'" + Name + "': " + *Bad);
     return Error::success();
   case SettingKind::CandidateList: {

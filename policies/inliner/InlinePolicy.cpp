@@ -13,12 +13,8 @@ void InlineLog::add(ArrayRef<int64_t> Features, bool Default, bool Chosen) {
   Inlined += Chosen;
   DefaultInlined += Default;
   Changed += Chosen != Default;
-  InlineDecisionRecord R;
-  if (KeepFeatures)
-    R.Features.assign(Features.begin(), Features.end());
-  R.Default = Default;
-  R.Chosen = Chosen;
-  Records.push_back(std::move(R));
+  if (KeepRecords)
+    Records.push_back({std::vector<int64_t>(Features.begin(), Features.end()), Default, Chosen});
 }
 
 InlinePolicy InlinePolicy::heuristic() { return InlinePolicy(); }
@@ -49,17 +45,13 @@ Expected<InlinePolicy> InlinePolicy::load(const std::string &Path) {
 }
 
 std::optional<Expected<InlinePolicy>> InlinePolicy::builtinFor(StringRef Triple) {
-  // Named after the triple prefix they were trained for: inliner/x86_64.smm, inliner/aarch64.smm.
-  for (const EmbeddedModel *E = BuiltinModels; E->Name; ++E)
-    if (Triple.starts_with(E->Name)) {
-      std::string Source = (Twine("<built-in inliner model ") + E->Name + ".smm>").str();
-      Expected<ExportedModel> M = ExportedModel::parse(
-          StringRef(reinterpret_cast<const char *>(E->Bytes), E->Size), Source);
-      if (!M)
-        return Expected<InlinePolicy>(M.takeError());
-      return fromModel(std::move(*M), Source);
-    }
-  return std::nullopt;
+  std::optional<Expected<BuiltinModel>> B =
+      findBuiltinModel(BuiltinModels, Triple, "inliner model");
+  if (!B)
+    return std::nullopt;
+  if (!*B)
+    return Expected<InlinePolicy>(B->takeError());
+  return fromModel(std::move((*B)->Model), (*B)->Source);
 }
 
 float InlinePolicy::logit(ArrayRef<int64_t> Features, bool Default) const {

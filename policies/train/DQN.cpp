@@ -15,12 +15,6 @@ namespace smartcc {
 
 namespace {
 
-torch::nn::Sequential makeQNet(int64_t In, int64_t Hidden, int64_t Out) {
-  return torch::nn::Sequential(torch::nn::Linear(In, Hidden), torch::nn::ReLU(),
-                               torch::nn::Linear(Hidden, Hidden), torch::nn::ReLU(),
-                               torch::nn::Linear(Hidden, Out));
-}
-
 struct Transition {
   std::vector<float> Obs, Next;
   int64_t Action;
@@ -61,8 +55,8 @@ Error train(const DQNOptions &O, const std::vector<CorpusModule> &Train,
   const int64_t Stop = Setup->Stop, NumActions = Setup->NumActions, In = Setup->InputSize;
   const std::string &Ckpt = Setup->CheckpointDir, &Metrics = Setup->MetricsPath;
   torch::manual_seed(O.Seed);
-  torch::nn::Sequential Q = makeQNet(In, O.Hidden, NumActions);
-  torch::nn::Sequential Target = makeQNet(In, O.Hidden, NumActions);
+  torch::nn::Sequential Q = reluMLP(In, O.Hidden, NumActions);
+  torch::nn::Sequential Target = reluMLP(In, O.Hidden, NumActions);
   torch::optim::Adam Optimizer(Q->parameters(), torch::optim::AdamOptions(O.LearningRate));
   Progress P;
   Expected<bool> Resumed = loadProgress(Ckpt, P);

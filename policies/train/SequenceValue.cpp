@@ -213,9 +213,7 @@ Error trainSequenceValue(const SequenceValueOptions &O, const ValueTable &Train,
     return errorCodeToError(EC);
   torch::manual_seed(O.Seed);
   const int64_t In = int64_t(Train.Rows[0].Obs.size()), K = int64_t(Train.Sequences.size());
-  torch::nn::Sequential Net(torch::nn::Linear(In, O.Hidden), torch::nn::ReLU(),
-                            torch::nn::Linear(O.Hidden, O.Hidden), torch::nn::ReLU(),
-                            torch::nn::Linear(O.Hidden, K));
+  torch::nn::Sequential Net = reluMLP(In, O.Hidden, K);
   {
     // Start from the mean gain of each sequence (the best fixed ranking): the network then
     // learns only how a TU differs from the average one.

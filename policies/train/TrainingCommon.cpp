@@ -98,6 +98,12 @@ Expected<bool> loadProgress(const std::string &Dir, Progress &P) {
   return true;
 }
 
+torch::nn::Sequential reluMLP(int64_t In, int64_t Hidden, int64_t Out) {
+  return torch::nn::Sequential(torch::nn::Linear(In, Hidden), torch::nn::ReLU(),
+                               torch::nn::Linear(Hidden, Hidden), torch::nn::ReLU(),
+                               torch::nn::Linear(Hidden, Out));
+}
+
 torch::Tensor standardizedBatch(const std::vector<const std::vector<float> *> &Rows,
                                 const Welford &S) {
   std::vector<float> Flat;

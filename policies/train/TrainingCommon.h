@@ -55,6 +55,11 @@ llvm::Error saveProgress(const std::string &CheckpointDir, const Progress &P);
 // False when there is no checkpoint; an error when there is a broken one.
 llvm::Expected<bool> loadProgress(const std::string &CheckpointDir, Progress &P);
 
+// The feed-forward network most trainers use: two ReLU hidden layers of Hidden units, Out
+// linear outputs (layers 0, 2 and 4 are the Linear ones). Every layer is one the shipped
+// format evaluates.
+torch::nn::Sequential reluMLP(int64_t In, int64_t Hidden, int64_t Out);
+
 // Rows standardized with S, as one [rows x features] tensor.
 torch::Tensor standardizedBatch(const std::vector<const std::vector<float> *> &Rows,
                                 const Welford &S);

@@ -1,4 +1,5 @@
 #include "policies/train/TrainingReport.h"
+#include "runtime/JSONLines.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
@@ -134,33 +135,25 @@ Error writeTrainingReport(const std::string &RunDir) {
   std::string Trainer;
   unsigned Episodes = 0; // metrics lines: DQN's episodes, PPO's and dreamer's iterations
   int64_t EpisodeCount = 0;
-  for (StringRef Line : split((*Buf)->getBuffer(), '\n')) {
-    Expected<json::Value> V = json::parse(Line);
-    if (!V) {
-      consumeError(V.takeError());
-      continue;
-    }
-    const json::Object *O = V->getAsObject();
-    if (!O)
-      continue;
+  forEachJSONObject((*Buf)->getBuffer(), [&](const json::Object &O) {
     ++Episodes;
-    Trainer = O->getString("trainer").value_or("").str();
-    EpisodeCount = O->getInteger("episode").value_or(Episodes);
-    double Step = double(O->getInteger("step").value_or(0));
-    for (const auto &[Key, Value] : *O) // every numeric entry is a curve
+    Trainer = O.getString("trainer").value_or("").str();
+    EpisodeCount = O.getInteger("episode").value_or(Episodes);
+    double Step = double(O.getInteger("step").value_or(0));
+    for (const auto &[Key, Value] : O) // every numeric entry is a curve
       if (std::optional<double> X = Value.getAsNumber(); X && Key != "step")
         Curves[Key.str()].push_back({Step, *X});
     // DQN logs each episode's counts, PPO and dreamer the mean ratio of an iteration.
-    if (auto IR = O->getInteger("ir"), Clang = O->getInteger("clang_ir");
-        !O->getNumber("ir_ratio") && IR && Clang && *IR)
+    if (auto IR = O.getInteger("ir"), Clang = O.getInteger("clang_ir");
+        !O.getNumber("ir_ratio") && IR && Clang && *IR)
       Curves["ir_ratio"].push_back({Step, double(*Clang) / double(*IR)});
-    if (const json::Array *A = O->getArray("actions")) { // histogram of the last 200 episodes
+    if (const json::Array *A = O.getArray("actions")) { // histogram of the last 200 episodes
       if (Actions.size() != A->size() || Episodes % 200 == 1)
         Actions.assign(A->size(), 0.0);
       for (size_t I = 0; I < A->size(); ++I)
         Actions[I] += (*A)[I].getAsNumber().value_or(0);
     }
-  }
+  });
   std::error_code EC;
   raw_fd_ostream OS(RunDir + "/report.html", EC);
   if (EC)

@@ -21,6 +21,7 @@
 #include "policies/env/Search.h"
 #include "runtime/CandidateRunner.h"
 #include "runtime/Config.h"
+#include "runtime/JSONLines.h"
 #include "runtime/PerFunctionChoice.h"
 #include "runtime/ScopedLLVMOptions.h"
 #include "llvm/ADT/StringExtras.h"
@@ -389,19 +390,13 @@ void readGccSizes() {
   ErrorOr<std::unique_ptr<MemoryBuffer>> B = MemoryBuffer::getFile(CorpusDir + "/gcc-os.jsonl");
   if (!B)
     return;
-  for (StringRef Line : split((*B)->getBuffer(), '\n')) {
-    Expected<json::Value> V = json::parse(Line);
-    if (!V) {
-      consumeError(V.takeError());
-      continue;
-    }
-    const json::Object *O = V->getAsObject();
-    if (O && O->getBoolean("ok").value_or(false))
-      if (std::optional<int64_t> Bytes = O->getInteger("alloc_bytes"))
-        GccOsBytes[gccKey(O->getString("directory").value_or(""),
-                          O->getString("source").value_or(""),
-                          O->getString("arch").value_or("x86_64"))] = uint64_t(*Bytes);
-  }
+  forEachJSONObject((*B)->getBuffer(), [](const json::Object &O) {
+    if (O.getBoolean("ok").value_or(false))
+      if (std::optional<int64_t> Bytes = O.getInteger("alloc_bytes"))
+        GccOsBytes[gccKey(O.getString("directory").value_or(""),
+                          O.getString("source").value_or(""),
+                          O.getString("arch").value_or("x86_64"))] = uint64_t(*Bytes);
+  });
 }
 
 // gcc -Os on the same compile command, as recorded at harvest time. gcc has no LLVM IR: the

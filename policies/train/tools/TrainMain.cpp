@@ -144,6 +144,23 @@ Expected<std::vector<CorpusModule>> select(std::vector<CorpusModule> All, const 
   return All;
 }
 
+// The training and validation modules named by --hashes and --validation-hashes.
+struct Splits {
+  std::vector<CorpusModule> Train, Validation;
+};
+Expected<Splits> readSplits() {
+  Expected<std::vector<CorpusModule>> Corpus = readCorpus(CorpusDir, Level);
+  if (!Corpus)
+    return Corpus.takeError();
+  Expected<std::vector<CorpusModule>> Train = select(*Corpus, Hashes);
+  if (!Train)
+    return Train.takeError();
+  Expected<std::vector<CorpusModule>> Validation = select(*Corpus, ValHashes);
+  if (!Validation)
+    return Validation.takeError();
+  return Splits{std::move(*Train), std::move(*Validation)};
+}
+
 int fail(const Twine &Message) {
   errs() << "smartcc-train: error: " << Message << "\n";
   return 1;
@@ -189,17 +206,11 @@ int trainInliner(int Argc, const char **Argv) {
   if (CorpusDir.empty() || Hashes.empty() || ValHashes.empty() || RunDir.empty())
     return fail("--trainer " + Trainer +
                 " needs --corpus, --hashes, --validation-hashes and --run");
-  Expected<std::vector<CorpusModule>> Corpus = readCorpus(CorpusDir, Level);
-  if (!Corpus)
-    return fail(toString(Corpus.takeError()));
-  Expected<std::vector<CorpusModule>> TrainOr = select(*Corpus, Hashes);
-  if (!TrainOr)
-    return fail(toString(TrainOr.takeError()));
-  Expected<std::vector<CorpusModule>> ValOr = select(*Corpus, ValHashes);
-  if (!ValOr)
-    return fail(toString(ValOr.takeError()));
-  if (MaxModules && TrainOr->size() > MaxModules)
-    TrainOr->resize(MaxModules);
+  Expected<Splits> S = readSplits();
+  if (!S)
+    return fail(toString(S.takeError()));
+  if (MaxModules && S->Train.size() > MaxModules)
+    S->Train.resize(MaxModules);
   recordCommand(Argc, Argv);
   InlinerTrainOptions O;
   O.RunDir = RunDir;
@@ -218,11 +229,11 @@ int trainInliner(int Argc, const char **Argv) {
   O.ValidationModules = ValidationModules;
   if (ValidateEvery.getNumOccurrences())
     O.ValidateEvery = unsigned(ValidateEvery);
-  outs() << "training " << Trainer << " on " << TrainOr->size() << " modules ("
-         << ValOr->size() << " for validation)\n";
+  outs() << "training " << Trainer << " on " << S->Train.size() << " modules ("
+         << S->Validation.size() << " for validation)\n";
   Error E = guardLibTorch([&] {
-    return Trainer == "inliner-bc" ? trainInlinerBC(O, *TrainOr, *ValOr)
-                                   : trainInlinerES(O, *TrainOr, *ValOr);
+    return Trainer == "inliner-bc" ? trainInlinerBC(O, S->Train, S->Validation)
+                                   : trainInlinerES(O, S->Train, S->Validation);
   });
   if (E)
     return fail(toString(std::move(E)));
@@ -273,16 +284,10 @@ int main(int Argc, const char **Argv) {
   if (Trainer != "dqn" && Trainer != "ppo" && Trainer != "dreamer")
     return fail("unknown trainer '" + Trainer +
                 "' (available: dqn, ppo, dreamer, value, inliner-bc, inliner-es)");
-  Expected<std::vector<CorpusModule>> Corpus = readCorpus(CorpusDir, Level);
-  if (!Corpus)
-    return fail(toString(Corpus.takeError()));
-  Expected<std::vector<CorpusModule>> TrainOr = select(*Corpus, Hashes);
-  if (!TrainOr)
-    return fail(toString(TrainOr.takeError()));
-  Expected<std::vector<CorpusModule>> ValOr = select(*Corpus, ValHashes);
-  if (!ValOr)
-    return fail(toString(ValOr.takeError()));
-  std::vector<CorpusModule> Train = std::move(*TrainOr), Val = std::move(*ValOr);
+  Expected<Splits> S = readSplits();
+  if (!S)
+    return fail(toString(S.takeError()));
+  std::vector<CorpusModule> Train = std::move(S->Train), Val = std::move(S->Validation);
   recordCommand(Argc, Argv);
   outs() << "training " << Trainer << " on " << Train.size() << " modules (" << Val.size()
          << " for validation)\n";
