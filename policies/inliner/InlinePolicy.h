@@ -22,7 +22,7 @@ struct InlineDecisionRecord {
 };
 
 struct InlineLog {
-  bool KeepFeatures = false; // records keep the feature vectors (training) or only counts
+  bool KeepRecords = false; // each decision with its features (training data), or counts only
   std::vector<InlineDecisionRecord> Records;
   unsigned Decisions = 0, Inlined = 0, DefaultInlined = 0, Changed = 0;
   void add(llvm::ArrayRef<int64_t> Features, bool Default, bool Chosen);

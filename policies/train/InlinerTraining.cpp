@@ -4,9 +4,9 @@
 #include "policies/train/TrainingCommon.h"
 #include "runtime/CandidateSpec.h"
 #include "runtime/CodegenContext.h"
+#include "runtime/JSONLines.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
-#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Format.h"
@@ -72,23 +72,24 @@ Error writeFile(const std::string &Path, StringRef Bytes) {
   return Error::success();
 }
 
-// One module as measured by the heuristic through the advisor (= clang -Oz's object).
+// One module compiled with a policy.
 struct Measured {
   uint64_t Bytes = 0;
   InlineLog Log;
   bool Failed = false;
 };
 
-std::vector<Measured> measureHeuristic(const std::vector<CorpusModule> &Modules, unsigned Jobs,
-                                       bool KeepFeatures) {
+// Compiles every module with Policy, Jobs at a time; progress is printed when Label is given.
+std::vector<Measured> compileAll(const std::vector<const CorpusModule *> &Modules,
+                                 std::shared_ptr<const InlinePolicy> Policy, unsigned Jobs,
+                                 bool KeepRecords, const char *Label = nullptr) {
   std::vector<Measured> Out(Modules.size());
-  auto Heuristic = std::make_shared<const InlinePolicy>(InlinePolicy::heuristic());
   std::mutex Mu;
   size_t Done = 0;
   Clock::time_point Start = Clock::now();
   parallelFor(Modules.size(), Jobs, [&](size_t I) {
-    Out[I].Log.KeepFeatures = KeepFeatures;
-    Expected<uint64_t> B = compileWithInliner(Modules[I], Heuristic, &Out[I].Log);
+    Out[I].Log.KeepRecords = KeepRecords;
+    Expected<uint64_t> B = compileWithInliner(*Modules[I], Policy, &Out[I].Log);
     if (!B) {
       consumeError(B.takeError());
       Out[I].Failed = true;
@@ -96,12 +97,21 @@ std::vector<Measured> measureHeuristic(const std::vector<CorpusModule> &Modules,
       Out[I].Bytes = *B;
     }
     std::lock_guard<std::mutex> Lock(Mu);
-    if (++Done % 50 == 0 || Done == Modules.size())
-      outs() << format("measured %zu/%zu modules with the heuristic, ETA %.0f s\n", Done,
-                       Modules.size(),
-                       secondsSince(Start) / double(Done) * double(Modules.size() - Done));
+    if (Label && (++Done % 50 == 0 || Done == Modules.size()))
+      outs() << format("measured %zu/%zu modules with %s, ETA %.0f s\n", Done, Modules.size(),
+                       Label, secondsSince(Start) / double(Done) * double(Modules.size() - Done));
   });
   return Out;
+}
+
+// The heuristic through the advisor: clang -Oz's object, and its decisions.
+std::vector<Measured> measureHeuristic(const std::vector<CorpusModule> &Modules, unsigned Jobs,
+                                       bool KeepRecords) {
+  std::vector<const CorpusModule *> Ptrs;
+  for (const CorpusModule &C : Modules)
+    Ptrs.push_back(&C);
+  return compileAll(Ptrs, std::make_shared<const InlinePolicy>(InlinePolicy::heuristic()), Jobs,
+                    KeepRecords, "the heuristic");
 }
 
 // Geomean ratio clang/bytes over modules, and the same never worse than clang.
@@ -113,31 +123,26 @@ struct BytesFigures {
 
 BytesFigures evaluatePolicy(const std::vector<InlinerModule> &Modules,
                             std::shared_ptr<const InlinePolicy> Policy, unsigned Jobs) {
-  std::vector<uint64_t> Bytes(Modules.size(), 0);
-  std::vector<InlineLog> Logs(Modules.size());
-  parallelFor(Modules.size(), Jobs, [&](size_t I) {
-    Expected<uint64_t> B = compileWithInliner(Modules[I].Module, Policy, &Logs[I]);
-    if (B)
-      Bytes[I] = *B;
-    else
-      consumeError(B.takeError());
-  });
+  std::vector<const CorpusModule *> Ptrs;
+  for (const InlinerModule &IM : Modules)
+    Ptrs.push_back(&IM.Module);
+  std::vector<Measured> M = compileAll(Ptrs, std::move(Policy), Jobs, /*KeepRecords=*/false);
   BytesFigures F;
   double LRaw = 0, LNW = 0;
   for (size_t I = 0; I < Modules.size(); ++I) {
-    F.Decisions += Logs[I].Decisions;
-    F.Changed += Logs[I].Changed;
-    F.Inlined += Logs[I].Inlined;
-    F.DefaultInlined += Logs[I].DefaultInlined;
-    if (!Bytes[I]) {
+    F.Decisions += M[I].Log.Decisions;
+    F.Changed += M[I].Log.Changed;
+    F.Inlined += M[I].Log.Inlined;
+    F.DefaultInlined += M[I].Log.DefaultInlined;
+    if (M[I].Failed || !M[I].Bytes) {
       ++F.Failed; // counted as clang's (the compiler would fall back)
       continue;
     }
-    double R = std::log(double(Modules[I].ClangBytes) / double(Bytes[I]));
+    double R = std::log(double(Modules[I].ClangBytes) / double(M[I].Bytes));
     LRaw += R;
     LNW += std::max(R, 0.0);
-    F.Smaller += Bytes[I] < Modules[I].ClangBytes;
-    F.Larger += Bytes[I] > Modules[I].ClangBytes;
+    F.Smaller += M[I].Bytes < Modules[I].ClangBytes;
+    F.Larger += M[I].Bytes > Modules[I].ClangBytes;
   }
   if (!Modules.empty()) {
     F.Raw = std::exp(LRaw / double(Modules.size()));
@@ -160,15 +165,11 @@ Expected<std::vector<InlinerModule>> inlinerModules(const std::vector<CorpusModu
                                                     unsigned Jobs, const std::string &Path) {
   std::map<std::string, std::pair<uint64_t, unsigned>> Cached;
   if (ErrorOr<std::unique_ptr<MemoryBuffer>> B = MemoryBuffer::getFile(Path))
-    for (StringRef Line : llvm::split((*B)->getBuffer(), '\n'))
-      if (Expected<json::Value> V = json::parse(Line)) {
-        if (const json::Object *O = V->getAsObject())
-          Cached[O->getString("hash").value_or("").str()] = {
-              uint64_t(O->getInteger("clang_bytes").value_or(0)),
-              unsigned(O->getInteger("call_sites").value_or(0))};
-      } else {
-        consumeError(V.takeError());
-      }
+    forEachJSONObject((*B)->getBuffer(), [&](const json::Object &O) {
+      Cached[O.getString("hash").value_or("").str()] = {
+          uint64_t(O.getInteger("clang_bytes").value_or(0)),
+          unsigned(O.getInteger("call_sites").value_or(0))};
+    });
   std::vector<CorpusModule> ToMeasure;
   for (const CorpusModule &C : Modules)
     if (!Cached.count(C.Hash))
@@ -224,7 +225,7 @@ Error trainInlinerBC(const InlinerTrainOptions &O, const std::vector<CorpusModul
   // The heuristic's decisions on every training and validation module.
   auto Collect = [&](const std::vector<CorpusModule> &Modules, std::vector<float> &X,
                      std::vector<float> &Y) {
-    std::vector<Measured> M = measureHeuristic(Modules, O.Jobs, /*KeepFeatures=*/true);
+    std::vector<Measured> M = measureHeuristic(Modules, O.Jobs, /*KeepRecords=*/true);
     for (const Measured &R : M)
       for (const InlineDecisionRecord &D : R.Log.Records) {
         std::vector<float> T = transformInlineFeatures(D.Features);
@@ -251,9 +252,7 @@ Error trainInlinerBC(const InlinerTrainOptions &O, const std::vector<CorpusModul
                    "%lld for validation\n",
                    (long long)NT, 100 * PositiveRate, (long long)NV);
 
-  torch::nn::Sequential Net(torch::nn::Linear(In, O.Hidden), torch::nn::ReLU(),
-                            torch::nn::Linear(O.Hidden, O.Hidden), torch::nn::ReLU(),
-                            torch::nn::Linear(O.Hidden, 1));
+  torch::nn::Sequential Net = reluMLP(In, O.Hidden, 1);
   torch::optim::Adam Optimizer(Net->parameters(), torch::optim::AdamOptions(O.LearningRate));
   Progress P;
   Expected<bool> Resumed = loadProgress(Ckpt, P);
@@ -305,8 +304,9 @@ Error trainInlinerBC(const InlinerTrainOptions &O, const std::vector<CorpusModul
                                         {"loss", LossSum / double(Batches)},
                                         {"train_agreement", TrainAcc},
                                         {"validation_agreement", ValAcc}});
-    if (ValAcc > BestVal || P.Step == O.Epochs) {
-      BestVal = std::max(BestVal, ValAcc);
+    // The kept model is the best on validation; the last epoch wins a tie.
+    if (ValAcc > BestVal || (P.Step == O.Epochs && ValAcc >= BestVal)) {
+      BestVal = ValAcc;
       std::vector<float> M(Mean.data_ptr<float>(), Mean.data_ptr<float>() + In),
           S(Std.data_ptr<float>(), Std.data_ptr<float>() + In);
       json::Object Meta{{"trainer", "inliner-bc"},
@@ -324,9 +324,8 @@ Error trainInlinerBC(const InlinerTrainOptions &O, const std::vector<CorpusModul
       Expected<std::string> Model = exportSequential(Net, size_t(In), std::move(Meta), M, S);
       if (!Model)
         return Model.takeError();
-      if (ValAcc >= BestVal)
-        if (Error E = writeFile(O.RunDir + "/model.smm", *Model))
-          return E;
+      if (Error E = writeFile(O.RunDir + "/model.smm", *Model))
+        return E;
     }
     torch::save(Net, Ckpt + "/bc.pt");
     torch::save(Optimizer, Ckpt + "/bc-optimizer.pt");
