@@ -29,6 +29,8 @@ struct CandidateResult {
   uint64_t ObjectBytes = 0;  // length of the object at offset 0 of the candidate's memfd
   uint64_t AsmBytes = 0;     // length of the assembly that follows it (only for -S)
   double Millis = 0;         // wall time in the candidate process
+  double RegAllocCost = 0;   // frequency-weighted spills, reloads, copies (RegAllocCost.h)
+  unsigned RegAllocRanges = 0, RegAllocChanged = 0; // with a register-allocation policy
   char Message[240] = {};    // why it failed, for -v and explain
 
   // One line, whatever LLVM said: it ends up in a table row and a JSON log line.

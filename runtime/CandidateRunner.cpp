@@ -3,6 +3,8 @@
 #include "runtime/FileDescriptorIO.h"
 #include "runtime/PipelineBuilder.h"
 #include "runtime/PolicyRollout.h"
+#include "runtime/RegAllocCost.h"
+#include "policies/regalloc/MLRegAllocAdvisor.h"
 #include "policies/model/ExportedModel.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "llvm/ADT/SmallString.h"
@@ -15,6 +17,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include <chrono>
+#include <optional>
 #include <unistd.h>
 
 using namespace llvm;
@@ -114,7 +117,20 @@ void runCandidate(Module &M, const CandidateSpec &Spec, const CandidateContext &
   // Codegen rewrites the IR it runs on, so the assembly (if any) comes from a copy.
   std::unique_ptr<Module> ForAsm = Ctx.EmitAssembly ? CloneModule(M) : nullptr;
   SmallString<0> Object, Assembly;
-  if (!emitWithClangBackend(CI, M, EmitKind::Object, Object) || !Diags->FirstError.empty())
+  RegAllocLog RALog;
+  std::optional<ScopedMLRegAlloc> MLRegAlloc;
+  if (Spec.RegAlloc)
+    MLRegAlloc.emplace(*Spec.RegAlloc, &RALog);
+  RegAllocCost Cost;
+  bool Emitted;
+  {
+    ScopedRegAllocCost Measure(M.getContext(), Cost);
+    Emitted = emitWithClangBackend(CI, M, EmitKind::Object, Object);
+  }
+  R.RegAllocCost = Cost.weighted();
+  R.RegAllocRanges = RALog.Ranges;
+  R.RegAllocChanged = RALog.Changed;
+  if (!Emitted || !Diags->FirstError.empty())
     return Finish(Outcome::CodegenFailed, Diags->FirstError.empty() ? "backend error"
                                                                      : Diags->FirstError);
   if (ForAsm && (!emitWithClangBackend(CI, *ForAsm, EmitKind::Assembly, Assembly) ||

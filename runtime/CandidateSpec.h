@@ -10,6 +10,7 @@
 namespace smartcc {
 
 class InlinePolicy;
+class RegAllocPolicy;
 
 struct CandidateSpec {
   std::string Name;
@@ -46,6 +47,12 @@ struct CandidateSpec {
   // An ML inlining policy (policies/inliner/): every inliner pass of this candidate's
   // middle-end asks it instead of LLVM's heuristic. Null: LLVM's heuristic, as clang.
   std::shared_ptr<const InlinePolicy> Inliner;
+  // A register-allocation policy (policies/regalloc/): the greedy allocator of this
+  // candidate's codegen takes its priorities. Null: LLVM's own, as clang.
+  std::shared_ptr<const RegAllocPolicy> RegAlloc;
+  // Stands for clang's own output where that output cannot be measured in the needed unit
+  // (-S, the IR metric, the register-allocation cost): it is the baseline, not a contender.
+  bool Replica = false;
   // Overrides of clang's pipeline tuning options for the "default" stage.
   std::optional<bool> MergeFunctions;
   std::optional<bool> LoopUnrolling;

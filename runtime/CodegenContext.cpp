@@ -2,6 +2,8 @@
 #include "runtime/ClangBackend.h"
 #include "runtime/LLVMTargets.h"
 #include "runtime/PipelineBuilder.h"
+#include "runtime/RegAllocCost.h"
+#include "policies/regalloc/MLRegAllocAdvisor.h"
 #include "clang/Basic/DiagnosticOptions.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/CompilerInvocation.h"
@@ -9,6 +11,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
+#include <optional>
 
 using namespace llvm;
 
@@ -67,9 +70,16 @@ Error CodegenContext::optimize(Module &M, const CandidateSpec &Spec, InlineLog *
   return runCandidatePipeline(M, FromStart, *CI, Log);
 }
 
-Expected<ObjectSize> CodegenContext::emitObject(Module &M, SmallVectorImpl<char> &Object) {
+Expected<ObjectSize> CodegenContext::emitObject(Module &M, SmallVectorImpl<char> &Object,
+                                                const RegAllocRequest &RegAlloc) {
   auto &Consumer = static_cast<FirstErrorConsumer &>(CI->getDiagnosticClient());
   Consumer.First.clear();
+  std::optional<ScopedMLRegAlloc> Policy;
+  if (RegAlloc.Policy)
+    Policy.emplace(*RegAlloc.Policy, RegAlloc.Log);
+  std::optional<ScopedRegAllocCost> Measure;
+  if (RegAlloc.Cost)
+    Measure.emplace(M.getContext(), *RegAlloc.Cost);
   if (!emitWithClangBackend(*CI, M, EmitKind::Object, Object))
     return createStringError(inconvertibleErrorCode(), "backend error: %s",
                              Consumer.First.c_str());

@@ -22,6 +22,16 @@ class Module;
 
 namespace smartcc {
 struct InlineLog;
+class RegAllocPolicy;
+struct RegAllocLog;
+struct RegAllocCost;
+
+// How codegen allocates registers and what it reports about it (all optional).
+struct RegAllocRequest {
+  const RegAllocPolicy *Policy = nullptr; // null: LLVM's greedy allocator as clang runs it
+  RegAllocLog *Log = nullptr;             // the policy's decisions
+  RegAllocCost *Cost = nullptr;           // the allocation's spill/reload/copy cost
+};
 
 class CodegenContext {
 public:
@@ -37,7 +47,8 @@ public:
   // With Spec.Inliner, the ML inliner's decisions are appended to Log if given.
   llvm::Error optimize(llvm::Module &M, const CandidateSpec &Spec, InlineLog *Log = nullptr);
   // Generates an object for M (rewriting M) and measures it; Object receives the bytes.
-  llvm::Expected<ObjectSize> emitObject(llvm::Module &M, llvm::SmallVectorImpl<char> &Object);
+  llvm::Expected<ObjectSize> emitObject(llvm::Module &M, llvm::SmallVectorImpl<char> &Object,
+                                        const RegAllocRequest &RegAlloc = {});
 
 private:
   CodegenContext() = default;

@@ -4,6 +4,7 @@
 #include "policies/BuiltinCandidates.h"
 #include "policies/SequenceAgent.h"
 #include "policies/inliner/InlinePolicy.h"
+#include "policies/regalloc/RegAllocPolicy.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
@@ -115,7 +116,7 @@ Error makeError(const Twine &Msg) {
 // ---------------------------------------------------------------------------------------------
 // The settings table.
 
-enum class SettingKind { Bool, Levels, MetricName, Count, PositiveCount, Effort, Growth, Path, Agent, Inliner, CandidateList, Targets };
+enum class SettingKind { Bool, Levels, MetricName, Count, PositiveCount, Effort, Growth, Path, Agent, Inliner, RegAlloc, CandidateList, Targets };
 
 // A value parsed from any source, before it is stored in its Config field. Only the member
 // matching the setting's field type is meaningful.
@@ -230,6 +231,8 @@ const char *expectation(SettingKind K) {
     return "expected 'builtin', 'off' or the path of a sequence-value model";
   case SettingKind::Inliner:
     return "expected 'heuristic', 'ml' or the path of an inliner model";
+  case SettingKind::RegAlloc:
+    return "expected 'greedy', 'ml' or the path of a register-allocation model";
   case SettingKind::Growth:
     return "expected a number greater than 1";
   case SettingKind::Path:
@@ -261,6 +264,8 @@ const char *tomlRequirement(SettingKind K) {
     return "must be \"builtin\", \"off\" or the path of a sequence-value model";
   case SettingKind::Inliner:
     return "must be \"heuristic\", \"ml\" or the path of an inliner model";
+  case SettingKind::RegAlloc:
+    return "must be \"greedy\", \"ml\" or the path of a register-allocation model";
   case SettingKind::Growth:
     return "must be a number greater than 1";
   case SettingKind::Path:
@@ -308,7 +313,7 @@ bool splitList(StringRef S, std::vector<std::string> &Out) {
   return true;
 }
 
-// A model setting (agent, inliner) names a keyword or a model file; the file must hold the
+// A model setting (agent, inliner, regalloc) names a keyword or a model file; the file must hold the
 // right kind of model now, not fail in every compile later.
 std::optional<std::string> checkModelSetting(SettingKind Kind, StringRef Text) {
   if (Kind == SettingKind::Agent) {
@@ -316,6 +321,13 @@ std::optional<std::string> checkModelSetting(SettingKind Kind, StringRef Text) {
       return std::nullopt;
     if (llvm::Expected<SequenceAgent> A = SequenceAgent::load(Text.str()); !A)
       return llvm::toString(A.takeError());
+    return std::nullopt;
+  }
+  if (Kind == SettingKind::RegAlloc) {
+    if (Text == "greedy" || Text == "ml")
+      return std::nullopt;
+    if (llvm::Expected<RegAllocPolicy> P = RegAllocPolicy::load(Text.str()); !P)
+      return llvm::toString(P.takeError());
     return std::nullopt;
   }
   if (Text == "heuristic" || Text == "ml")
@@ -366,6 +378,7 @@ std::optional<std::string> parseText(const Setting &S, StringRef Text, Value &V)
     return std::nullopt;
   case SettingKind::Agent:
   case SettingKind::Inliner:
+  case SettingKind::RegAlloc:
     if (Text.empty())
       return std::string(expectation(S.Kind));
     if (std::optional<std::string> Bad = checkModelSetting(S.Kind, Text))
@@ -502,6 +515,7 @@ Error parseNode(const Setting &S, StringRef Name, StringRef Source, const toml::
     return Error::success();
   case SettingKind::Agent:
   case SettingKind::Inliner:
+  case SettingKind::RegAlloc:
     if (!N.is_string() || N.as_string()->get().empty())
       return Wrong();
     V.S = N.as_string()->get();
@@ -943,6 +957,7 @@ const char *metavar(SettingKind K) {
     return "=N";
   case SettingKind::Agent:
   case SettingKind::Inliner:
+  case SettingKind::RegAlloc:
     return "=MODEL";
   case SettingKind::Growth:
     return "=X";

@@ -41,6 +41,7 @@ struct Config {
   bool HarvestGcc = false;                 // with harvest: record gcc -Os's object size
   std::string Agent = "builtin";       // "builtin", "off" or a sequence-value model path
   std::string Inliner = "heuristic";   // "heuristic", "ml" or an inliner model path
+  std::string RegAlloc = "greedy";     // "greedy", "ml" or a register-allocation model path
   unsigned Effort = 1;                 // with the agent: 0, 1 or 2 (policies/SequenceAgent.h)
   std::vector<std::string> Candidates; // names of the candidates to evaluate, in order
   std::map<std::string, CandidateSpec> CandidateLibrary; // every candidate defined anywhere

@@ -1,5 +1,6 @@
 #include "policies/train/InlinerTraining.h"
 #include "policies/inliner/InlineFeatures.h"
+#include "policies/train/EvolutionStrategies.h"
 #include "policies/train/TorchExport.h"
 #include "policies/train/TrainingCommon.h"
 #include "runtime/CandidateSpec.h"
@@ -51,26 +52,6 @@ double secondsSince(Clock::time_point T) {
   return std::chrono::duration<double>(Clock::now() - T).count();
 }
 
-// Runs Work(0..N-1) on Jobs threads (each compile has its own LLVMContext and compiler
-// instance, so modules compile independently).
-void parallelFor(size_t N, unsigned Jobs, const std::function<void(size_t)> &Work) {
-  DefaultThreadPool Pool(hardware_concurrency(std::max(1u, Jobs)));
-  for (size_t I = 0; I < N; ++I)
-    Pool.async([&Work, I] { Work(I); });
-  Pool.wait();
-}
-
-Error writeFile(const std::string &Path, StringRef Bytes) {
-  std::error_code EC;
-  raw_fd_ostream OS(Path + ".tmp", EC);
-  if (EC)
-    return createStringError(EC, "%s: %s", Path.c_str(), EC.message().c_str());
-  OS << Bytes;
-  OS.close();
-  if (std::error_code RC = sys::fs::rename(Path + ".tmp", Path))
-    return createStringError(RC, "%s: %s", Path.c_str(), RC.message().c_str());
-  return Error::success();
-}
 
 // One module compiled with a policy.
 struct Measured {
@@ -324,7 +305,7 @@ Error trainInlinerBC(const InlinerTrainOptions &O, const std::vector<CorpusModul
       Expected<std::string> Model = exportSequential(Net, size_t(In), std::move(Meta), M, S);
       if (!Model)
         return Model.takeError();
-      if (Error E = writeFile(O.RunDir + "/model.smm", *Model))
+      if (Error E = writeFileAtomically(O.RunDir + "/model.smm", *Model))
         return E;
     }
     torch::save(Net, Ckpt + "/bc.pt");
@@ -346,7 +327,7 @@ Error trainInlinerES(const InlinerTrainOptions &O, const std::vector<CorpusModul
     return Init.takeError();
   if (Expected<InlinePolicy> Check = InlinePolicy::fromModel(*Init, O.InitModel); !Check)
     return Check.takeError();
-  const std::string Ckpt = O.RunDir + "/checkpoint", Metrics = O.RunDir + "/metrics.jsonl";
+  const std::string Ckpt = O.RunDir + "/checkpoint";
   if (std::error_code EC = sys::fs::create_directories(Ckpt))
     return errorCodeToError(EC);
 
@@ -365,162 +346,60 @@ Error trainInlinerES(const InlinerTrainOptions &O, const std::vector<CorpusModul
   outs() << "evolution strategies on " << TrainM->size() << " training modules with call sites ("
          << ValM.size() << " for validation), " << Init->weights().size() << " weights\n";
 
-  const int64_t NW = int64_t(Init->weights().size());
-  std::vector<float> W0(Init->weights().begin(), Init->weights().end());
-  torch::Tensor Theta = torch::from_blob(W0.data(), {NW}).clone().set_requires_grad(true);
-  torch::optim::Adam Optimizer(std::vector<torch::Tensor>{Theta},
-                               torch::optim::AdamOptions(O.StepSize));
-  Progress P;
-  Expected<bool> Resumed = loadProgress(Ckpt, P);
-  if (!Resumed)
-    return Resumed.takeError();
-  double Best = -1e9;
-  if (*Resumed) {
-    torch::Tensor Saved;
-    torch::load(Saved, Ckpt + "/theta.pt");
-    {
-      torch::NoGradGuard NoGrad;
-      Theta.copy_(Saved);
-    }
-    torch::load(Optimizer, Ckpt + "/es-optimizer.pt");
-    if (ErrorOr<std::unique_ptr<MemoryBuffer>> B = MemoryBuffer::getFile(Ckpt + "/best.json"))
-      if (Expected<json::Value> V = json::parse((*B)->getBuffer()))
-        Best = V->getAsObject()->getNumber("score").value_or(Best);
-      else
-        consumeError(V.takeError());
-    outs() << "resuming at iteration " << P.Step << "\n";
-  }
-
-  auto PolicyOf = [&](const torch::Tensor &Weights) {
+  auto PolicyOf = [&](ArrayRef<float> Weights) {
     ExportedModel M = *Init;
-    torch::Tensor C = Weights.detach().contiguous();
-    M.setWeights(ArrayRef<float>(C.data_ptr<float>(), size_t(NW)));
+    M.setWeights(Weights);
     Expected<InlinePolicy> P = InlinePolicy::fromModel(std::move(M), "es");
     return std::make_shared<const InlinePolicy>(std::move(*P));
   };
-  auto Export = [&](const torch::Tensor &Weights, json::Object Extra) -> Error {
+  ESProblem P;
+  P.TrainItems = TrainM->size();
+  P.Sample = [&](ArrayRef<float> W, size_t Item) {
+    const InlinerModule &IM = (*TrainM)[Item];
+    InlineLog Log;
+    Expected<uint64_t> B = compileWithInliner(IM.Module, PolicyOf(W), &Log);
+    ESSample S;
+    S.Changed = Log.Changed;
+    if (B)
+      S.Gain = 100.0 * std::log(double(IM.ClangBytes) / double(*B));
+    else {
+      consumeError(B.takeError());
+      S.Gain = -10.0; // a failed compile is a bad policy
+    }
+    return S;
+  };
+  P.Validate = [&](ArrayRef<float> W) {
+    BytesFigures V = evaluatePolicy(ValM, PolicyOf(W), O.Jobs);
+    outs() << format("  validation: geomean %.4f (never worse %.4f), %u smaller / %u larger, "
+                     "%u of %u decisions differ from the heuristic\n",
+                     V.Raw, V.NeverWorse, V.Smaller, V.Larger, V.Changed, V.Decisions);
+    // The shipped model is the best before fallback on validation (the inliner's target).
+    return std::make_pair(V.Raw, figuresJSON(V));
+  };
+  P.Export = [&](ArrayRef<float> W, json::Object Extra) -> Error {
     json::Object Meta = Init->metadata();
     Meta["trainer"] = "inliner-es";
     Meta["init_model"] = O.InitModel;
     Meta["seed"] = int64_t(O.Seed);
     Meta["target"] = O.TargetPrefix;
+    Meta["validation_modules"] = int64_t(ValM.size());
+    Meta["train_modules"] = int64_t(TrainM->size());
     for (auto &[K, V] : Extra)
       Meta[K] = V;
-    torch::Tensor C = Weights.detach().contiguous();
-    return writeFile(O.RunDir + "/model.smm",
-                     ExportedModel::serialize(Meta, ArrayRef<float>(C.data_ptr<float>(),
-                                                                    size_t(NW))));
+    return writeFileAtomically(O.RunDir + "/model.smm", ExportedModel::serialize(Meta, W));
   };
-
-  Clock::time_point Start = Clock::now();
-  const uint64_t First = P.Step;
-  if (P.Step == 0) { // the starting point's validation figure (the cloned policy)
-    BytesFigures V = evaluatePolicy(ValM, PolicyOf(Theta), O.Jobs);
-    outs() << format("start: validation geomean %.4f (never worse %.4f), %u of %u decisions "
-                     "differ from the heuristic\n",
-                     V.Raw, V.NeverWorse, V.Changed, V.Decisions);
-    appendMetrics(Metrics, json::Object{{"trainer", "inliner-es"},
-                                        {"step", 0},
-                                        {"validation_geomean", V.Raw},
-                                        {"validation_never_worse", V.NeverWorse}});
-  }
-  for (; P.Step < O.Iterations;) {
-    // Everything random in an iteration derives from (seed, iteration): resuming replays it.
-    std::mt19937_64 Rng(O.Seed * 1000003ULL + P.Step);
-    std::vector<size_t> Order(TrainM->size());
-    std::iota(Order.begin(), Order.end(), 0);
-    std::shuffle(Order.begin(), Order.end(), Rng);
-    Order.resize(std::min<size_t>(Order.size(), O.ModulesPerIteration));
-    torch::Generator Gen = at::detail::createCPUGenerator(O.Seed * 7919ULL + P.Step);
-    torch::Tensor Eps = at::randn({int64_t(O.Pairs), NW}, Gen);
-
-    // 2 * Pairs policies x the sampled modules, compiled in parallel.
-    std::vector<std::shared_ptr<const InlinePolicy>> Policies;
-    for (unsigned I = 0; I < O.Pairs; ++I)
-      for (float Sign : {1.f, -1.f})
-        Policies.push_back(PolicyOf(Theta.detach() + Sign * float(O.Sigma) * Eps[I]));
-    const size_t NM = Order.size();
-    std::vector<double> Gain(Policies.size() * NM, 0.0);
-    std::vector<unsigned> Changed(Policies.size() * NM, 0);
-    parallelFor(Gain.size(), O.Jobs, [&](size_t T) {
-      size_t Pi = T / NM, Mi = T % NM;
-      const InlinerModule &IM = (*TrainM)[Order[Mi]];
-      InlineLog Log;
-      Expected<uint64_t> B = compileWithInliner(IM.Module, Policies[Pi], &Log);
-      if (B)
-        Gain[T] = 100.0 * std::log(double(IM.ClangBytes) / double(*B));
-      else {
-        consumeError(B.takeError());
-        Gain[T] = -10.0; // a failed compile is a bad policy
-      }
-      Changed[T] = Log.Changed;
-    });
-    std::vector<double> Fitness(Policies.size(), 0.0);
-    unsigned ChangedSum = 0;
-    for (size_t T = 0; T < Gain.size(); ++T) {
-      Fitness[T / NM] += Gain[T] / double(NM);
-      ChangedSum += Changed[T];
-    }
-    // Centred ranks in [-0.5, 0.5]: robust to a single module's outlier gain.
-    std::vector<size_t> Rank(Fitness.size());
-    std::iota(Rank.begin(), Rank.end(), 0);
-    std::sort(Rank.begin(), Rank.end(), [&](size_t A, size_t B) { return Fitness[A] < Fitness[B]; });
-    std::vector<float> Shaped(Fitness.size());
-    for (size_t R = 0; R < Rank.size(); ++R)
-      Shaped[Rank[R]] = float(R) / float(Rank.size() - 1) - 0.5f;
-    torch::Tensor Coef = torch::zeros({int64_t(O.Pairs)});
-    for (unsigned I = 0; I < O.Pairs; ++I)
-      Coef[I] = Shaped[2 * I] - Shaped[2 * I + 1];
-    torch::Tensor Grad = (Coef.unsqueeze(1) * Eps).sum(0) / float(2 * O.Pairs * O.Sigma);
-    Optimizer.zero_grad();
-    Theta.mutable_grad() = -Grad; // Adam descends: ascend the fitness
-    Optimizer.step();
-    ++P.Step;
-
-    double MeanFit = std::accumulate(Fitness.begin(), Fitness.end(), 0.0) / double(Fitness.size());
-    double MaxFit = *std::max_element(Fitness.begin(), Fitness.end());
-    json::Object Line{{"trainer", "inliner-es"},
-                      {"step", int64_t(P.Step)},
-                      {"fitness_mean", MeanFit},
-                      {"fitness_max", MaxFit},
-                      {"grad_norm", Grad.norm().item<double>()},
-                      {"theta_norm", Theta.detach().norm().item<double>()},
-                      {"changed_per_module", double(ChangedSum) / double(Gain.size())}};
-    double Eta = secondsSince(Start) / double(P.Step - First) * double(O.Iterations - P.Step);
-    outs() << format("iteration %3llu/%u  fitness mean %+.3f %% max %+.3f %%  ETA %.0f s\n",
-                     (unsigned long long)P.Step, O.Iterations, MeanFit, MaxFit, Eta);
-    outs().flush(); // progress shows in a log file as it happens
-    if (P.Step % O.ValidateEvery == 0 || P.Step == O.Iterations) {
-      BytesFigures V = evaluatePolicy(ValM, PolicyOf(Theta), O.Jobs);
-      outs() << format("  validation: geomean %.4f (never worse %.4f), %u smaller / %u larger, "
-                       "%u of %u decisions differ from the heuristic\n",
-                       V.Raw, V.NeverWorse, V.Smaller, V.Larger, V.Changed, V.Decisions);
-      Line["validation_geomean"] = V.Raw;
-      Line["validation_never_worse"] = V.NeverWorse;
-      Line["validation_changed"] = double(V.Changed) / double(std::max(1u, V.Decisions));
-      // The shipped model is the best before fallback on validation (the inliner's target).
-      if (V.Raw > Best) {
-        Best = V.Raw;
-        if (Error E = Export(Theta, json::Object{{"iteration", int64_t(P.Step)},
-                                                 {"validation", figuresJSON(V)},
-                                                 {"validation_modules", int64_t(ValM.size())},
-                                                 {"train_modules", int64_t(TrainM->size())}}))
-          return E;
-        if (Error E = writeFile(Ckpt + "/best.json",
-                                formatv("{0}", json::Value(json::Object{
-                                                   {"score", Best},
-                                                   {"iteration", int64_t(P.Step)}}))
-                                    .str()))
-          return E;
-      }
-    }
-    appendMetrics(Metrics, json::Value(std::move(Line)));
-    torch::save(Theta.detach(), Ckpt + "/theta.pt");
-    torch::save(Optimizer, Ckpt + "/es-optimizer.pt");
-    if (Error E = saveProgress(Ckpt, P))
-      return E;
-  }
-  return Error::success();
+  ESOptions E;
+  E.Trainer = "inliner-es";
+  E.RunDir = O.RunDir;
+  E.Seed = O.Seed;
+  E.Iterations = O.Iterations;
+  E.Pairs = O.Pairs;
+  E.ItemsPerIteration = O.ModulesPerIteration;
+  E.Jobs = O.Jobs;
+  E.ValidateEvery = O.ValidateEvery;
+  E.Sigma = O.Sigma;
+  E.StepSize = O.StepSize;
+  return runEvolutionStrategies(E, Init->weights(), P);
 }
 
 } // namespace smartcc

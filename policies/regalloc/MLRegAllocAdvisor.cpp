@@ -1,0 +1,162 @@
+#include "policies/regalloc/MLRegAllocAdvisor.h"
+#include "llvm/ADT/BitVector.h"
+#include "llvm/CodeGen/LiveInterval.h"
+#include "llvm/CodeGen/LiveIntervals.h"
+#include "llvm/CodeGen/MachineRegisterInfo.h"
+#include "llvm/CodeGen/RegAllocPriorityAdvisor.h"
+#include "llvm/CodeGen/RegisterClassInfo.h"
+#include "llvm/CodeGen/SlotIndexes.h"
+#include "llvm/CodeGen/VirtRegMap.h"
+#include "llvm/InitializePasses.h"
+#include "llvm/PassInfo.h"
+#include "llvm/PassRegistry.h"
+#include <cmath>
+#include <iterator>
+#include <mutex>
+
+using namespace llvm;
+
+namespace smartcc {
+namespace {
+
+thread_local const RegAllocPolicy *CurrentPolicy = nullptr;
+thread_local RegAllocLog *CurrentLog = nullptr;
+PassInfo::NormalCtor_t LLVMPriorityAnalysisCtor = nullptr;
+
+float log1pf(double X) { return float(std::log1p(std::max(0.0, X))); }
+
+// LLVM's default priority, then the policy's rescaling of its ordering bits.
+class PolicyPriorityAdvisor : public RegAllocPriorityAdvisor {
+public:
+  PolicyPriorityAdvisor(const MachineFunction &MF, const RAGreedy &RA, SlotIndexes *Indexes,
+                        const RegAllocPolicy &Policy, RegAllocLog *Log)
+      : RegAllocPriorityAdvisor(MF, RA, Indexes), Default(MF, RA, Indexes), Policy(Policy),
+        Log(Log) {
+    FunctionInstrs = std::max(1, Indexes->getZeroIndex().getApproxInstrDistance(
+                                     Indexes->getLastIndex()));
+  }
+
+private:
+  unsigned getPriority(const LiveInterval &LI) const override {
+    unsigned Prio = static_cast<const RegAllocPriorityAdvisor &>(Default).getPriority(LI);
+    // A range in the split stage has its size alone as priority (no flag bits set).
+    const bool Flagged = Prio >> 24;
+    const unsigned Low = Flagged ? Prio & 0xFFFFFFu : Prio;
+    if (Policy.isGreedy() || Low >= (1u << 24)) {
+      record(false);
+      return Prio;
+    }
+    unsigned NewLow = Policy.adjust(features(LI, Prio, Low), Low);
+    record(NewLow != Low);
+    return Flagged ? (Prio & ~0xFFFFFFu) | NewLow : NewLow;
+  }
+
+  std::vector<float> features(const LiveInterval &LI, unsigned Prio, unsigned Low) const {
+    const Register Reg = LI.reg();
+    const TargetRegisterClass &RC = *MRI->getRegClass(Reg);
+    unsigned UsesDefs = unsigned(std::distance(MRI->reg_nodbg_instructions(Reg).begin(),
+                                               MRI->reg_nodbg_instructions(Reg).end()));
+    // Bit layout of LLVM's priority (RegAllocPriorityAdvisor.cpp): 31 assign stage, 30 hint,
+    // then the global bit and the class's allocation priority in an order that depends on
+    // the target.
+    bool Global = RegClassPriorityTrumpsGlobalness ? (Prio >> 24) & 1 : (Prio >> 29) & 1;
+    unsigned ClassPrio = RegClassPriorityTrumpsGlobalness ? (Prio >> 25) & 31 : (Prio >> 24) & 31;
+    float Start = 0, End = 0;
+    bool Crosses = false;
+    if (!LI.empty()) {
+      Start = float(Indexes->getZeroIndex().getApproxInstrDistance(LI.beginIndex())) /
+              float(FunctionInstrs);
+      End = float(Indexes->getZeroIndex().getApproxInstrDistance(LI.endIndex())) /
+            float(FunctionInstrs);
+      BitVector Usable;
+      Crosses = LIS->checkRegMaskInterference(LI, Usable);
+    }
+    return {log1pf(double(LI.getSize()) / SlotIndex::InstrDist),
+            log1pf(LI.weight()),
+            log1pf(LI.size()),
+            log1pf(UsesDefs),
+            log1pf(RegClassInfo.getNumAllocatableRegs(&RC)),
+            float(!LI.empty() && LIS->intervalIsInOneMBB(LI) != nullptr),
+            float(VRM->hasKnownPreference(Reg)),
+            float((Prio >> 31) & 1),
+            float(Global),
+            float(ClassPrio) / 31.f,
+            log1pf(Low),
+            float(LI.isSpillable()),
+            Start,
+            End,
+            float(VRM->getOriginal(Reg) != Reg),
+            log1pf(FunctionInstrs),
+            float(Crosses)};
+  }
+
+  void record(bool Changed) const {
+    if (!Log)
+      return;
+    ++Log->Ranges;
+    Log->Changed += Changed;
+  }
+
+  DefaultPriorityAdvisor Default;
+  const RegAllocPolicy &Policy;
+  RegAllocLog *Log;
+  int FunctionInstrs = 1;
+};
+
+class PolicyPriorityProvider : public RegAllocPriorityAdvisorProvider {
+public:
+  PolicyPriorityProvider(const RegAllocPolicy &Policy, RegAllocLog *Log)
+      : RegAllocPriorityAdvisorProvider(AdvisorMode::Default), Policy(Policy), Log(Log) {}
+  std::unique_ptr<RegAllocPriorityAdvisor> getAdvisor(const MachineFunction &MF,
+                                                      const RAGreedy &RA,
+                                                      SlotIndexes &SI) override {
+    return std::make_unique<PolicyPriorityAdvisor>(MF, RA, &SI, Policy, Log);
+  }
+
+private:
+  const RegAllocPolicy &Policy;
+  RegAllocLog *Log;
+};
+
+// Shares the base's pass ID, so the greedy allocator's getAnalysis finds it.
+class PolicyPriorityAnalysis : public RegAllocPriorityAdvisorAnalysisLegacy {
+public:
+  PolicyPriorityAnalysis(const RegAllocPolicy &Policy, RegAllocLog *Log)
+      : RegAllocPriorityAdvisorAnalysisLegacy(AdvisorMode::Default) {
+    Provider = std::make_unique<PolicyPriorityProvider>(Policy, Log);
+  }
+};
+
+Pass *createPriorityAnalysis() {
+  if (CurrentPolicy)
+    return new PolicyPriorityAnalysis(*CurrentPolicy, CurrentLog);
+  return LLVMPriorityAnalysisCtor();
+}
+
+void installPriorityHook() {
+  static std::once_flag Once;
+  std::call_once(Once, [] {
+    PassRegistry &Registry = *PassRegistry::getPassRegistry();
+    initializeRegAllocPriorityAdvisorAnalysisLegacyPass(Registry);
+    auto *Info = const_cast<PassInfo *>(
+        Registry.getPassInfo(&RegAllocPriorityAdvisorAnalysisLegacy::ID));
+    LLVMPriorityAnalysisCtor = Info->getNormalCtor();
+    Info->setNormalCtor(&createPriorityAnalysis);
+  });
+}
+
+} // namespace
+
+ScopedMLRegAlloc::ScopedMLRegAlloc(const RegAllocPolicy &Policy, RegAllocLog *Log)
+    : SavedPolicy(CurrentPolicy), SavedLog(CurrentLog) {
+  installPriorityHook();
+  CurrentPolicy = &Policy;
+  CurrentLog = Log;
+}
+
+ScopedMLRegAlloc::~ScopedMLRegAlloc() {
+  CurrentPolicy = SavedPolicy;
+  CurrentLog = SavedLog;
+}
+
+} // namespace smartcc

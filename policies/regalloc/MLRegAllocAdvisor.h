@@ -1,0 +1,26 @@
+// smartcc's register-allocation advisor inside LLVM's greedy allocator (stock LLVM 22, no
+// TensorFlow, no LibTorch). The greedy allocator asks the legacy pass manager for
+// RegAllocPriorityAdvisorAnalysisLegacy; clang's backend builds that pass manager itself, so the
+// advisor is reached through the pass registry: the analysis's constructor is replaced once by
+// one that, on a thread inside a ScopedMLRegAlloc, builds smartcc's analysis (the policy's
+// priorities) and otherwise LLVM's own (whatever -regalloc-enable-priority-advisor says). So
+// parallel compiles on other threads, and every compile outside a scope, are untouched.
+#pragma once
+#include "policies/regalloc/RegAllocPolicy.h"
+
+namespace smartcc {
+
+class ScopedMLRegAlloc {
+public:
+  // Policy (and Log, if given) must outlive every codegen run inside the scope.
+  ScopedMLRegAlloc(const RegAllocPolicy &Policy, RegAllocLog *Log = nullptr);
+  ~ScopedMLRegAlloc();
+  ScopedMLRegAlloc(const ScopedMLRegAlloc &) = delete;
+  ScopedMLRegAlloc &operator=(const ScopedMLRegAlloc &) = delete;
+
+private:
+  const RegAllocPolicy *SavedPolicy;
+  RegAllocLog *SavedLog;
+};
+
+} // namespace smartcc

@@ -1,0 +1,73 @@
+#include "policies/regalloc/RegAllocPolicy.h"
+#include "llvm/ADT/Twine.h"
+#include <algorithm>
+#include <cmath>
+
+#include "BuiltinRegAllocModels.inc"
+
+using namespace llvm;
+
+namespace smartcc {
+
+const std::vector<std::string> &regAllocFeatureNames() {
+  // Documented in docs/ml-regalloc.md; the order is the model's input order.
+  static const std::vector<std::string> Names = {
+      "log_size_instrs",     "log_spill_weight",    "log_segments",
+      "log_uses_defs",       "log_class_registers", "in_one_block",
+      "has_hint",            "assign_stage",        "global_bit",
+      "class_priority",      "log_default_order",   "spillable",
+      "start_fraction",      "end_fraction",        "split_product",
+      "log_function_instrs", "crosses_call",
+  };
+  return Names;
+}
+
+RegAllocPolicy RegAllocPolicy::greedy() { return RegAllocPolicy(); }
+
+Expected<RegAllocPolicy> RegAllocPolicy::fromModel(ExportedModel Model, StringRef Source) {
+  auto Fail = [&](const Twine &Message) {
+    return createStringError(inconvertibleErrorCode(), Source + ": " + Message);
+  };
+  StringRef Kind = Model.metadata().getString("kind").value_or("");
+  if (Kind != "regalloc")
+    return Fail("not a register-allocation model (kind '" + Kind + "')");
+  if (Model.inputSize() != regAllocFeatureCount())
+    return Fail("the model reads " + Twine(Model.inputSize()) + " features, smartcc's " +
+                "register-allocation features are " + Twine(regAllocFeatureCount()));
+  if (Model.outputSize() != 1)
+    return Fail("a register-allocation model has one output, not " + Twine(Model.outputSize()));
+  RegAllocPolicy P;
+  P.Model = std::move(Model);
+  P.Source = Source.str();
+  return P;
+}
+
+Expected<RegAllocPolicy> RegAllocPolicy::load(const std::string &Path) {
+  Expected<ExportedModel> M = ExportedModel::load(Path);
+  if (!M)
+    return M.takeError();
+  return fromModel(std::move(*M), Path);
+}
+
+std::optional<Expected<RegAllocPolicy>> RegAllocPolicy::builtinFor(StringRef Triple) {
+  std::optional<Expected<BuiltinModel>> B =
+      findBuiltinModel(BuiltinModels, Triple, "register-allocation model");
+  if (!B)
+    return std::nullopt;
+  if (!*B)
+    return Expected<RegAllocPolicy>(B->takeError());
+  return fromModel(std::move((*B)->Model), (*B)->Source);
+}
+
+unsigned RegAllocPolicy::adjust(ArrayRef<float> Features, unsigned Low24) const {
+  if (!Model)
+    return Low24;
+  float Out = Model->forward(Features)[0];
+  if (!std::isfinite(Out) || Out == 0.f)
+    return Low24;
+  // Bounded: a factor of e^8 either way is enough to move a range across the whole queue.
+  double Scaled = double(Low24) * std::exp(std::clamp(double(Out), -8.0, 8.0));
+  return unsigned(std::clamp(std::llround(Scaled), 0LL, (1LL << 24) - 1));
+}
+
+} // namespace smartcc

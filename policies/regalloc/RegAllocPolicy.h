@@ -1,0 +1,51 @@
+// A register-allocation policy as the compiler evaluates it (no LibTorch). It steers LLVM's
+// greedy allocator through the priority advisor: for every live range the allocator queues,
+// LLVM's default priority is computed first and the policy may rescale its ordering part
+// (the low 24 bits: the range's size, or its position for local ranges) by exp(output). The
+// stage, hint, class and global bits stay LLVM's, and any priority is a legal one, so no
+// allocation can be invalid; the allocator, splitter and spiller remain LLVM's.
+//
+// A model is kind "regalloc" in the exported format (smartcc-train --trainer regalloc-es): one
+// output, read over regAllocFeatureNames(). The output layer of the warm start is zero, so the
+// untrained model is LLVM's default advisor exactly (see docs/ml-regalloc.md).
+#pragma once
+#include "policies/model/ExportedModel.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace smartcc {
+
+// The live-range features, already transformed (log1p of counts, 0/1 flags, fractions).
+const std::vector<std::string> &regAllocFeatureNames();
+inline size_t regAllocFeatureCount() { return regAllocFeatureNames().size(); }
+
+// What a policy did in one compile (explain, statistics, training monitors).
+struct RegAllocLog {
+  unsigned Ranges = 0;  // priorities asked for
+  unsigned Changed = 0; // ... that differ from LLVM's
+};
+
+class RegAllocPolicy {
+public:
+  // LLVM's default priority, asked through smartcc's advisor (the plumbing's test).
+  static RegAllocPolicy greedy();
+  static llvm::Expected<RegAllocPolicy> fromModel(ExportedModel Model, llvm::StringRef Source);
+  static llvm::Expected<RegAllocPolicy> load(const std::string &Path);
+  // The model compiled into smartcc for this target triple (policies/models/regalloc/), if any.
+  static std::optional<llvm::Expected<RegAllocPolicy>> builtinFor(llvm::StringRef Triple);
+
+  bool isGreedy() const { return !Model; }
+  // The rescaled ordering part of LLVM's priority: Low24 * exp(output), clamped to 24 bits.
+  unsigned adjust(llvm::ArrayRef<float> Features, unsigned Low24) const;
+  const std::string &source() const { return Source; }
+
+private:
+  std::optional<ExportedModel> Model;
+  std::string Source = "<llvm greedy>";
+};
+
+} // namespace smartcc

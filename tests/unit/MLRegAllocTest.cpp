@@ -1,0 +1,170 @@
+// The register-allocation advisor and cost on real modules: LLVM's default priorities asked
+// through smartcc's advisor give clang's exact object; the allocator's own cost remark is read
+// (and asking for it changes no byte); a policy really changes the allocation; compiles outside
+// a scope, on this thread or another, stay LLVM's; models are checked on load.
+#include "policies/regalloc/MLRegAllocAdvisor.h"
+#include "policies/regalloc/RegAllocPolicy.h"
+#include "runtime/CandidateSpec.h"
+#include "runtime/CodegenContext.h"
+#include "runtime/RegAllocCost.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+#include "HarvestForTest.h"
+#include <gtest/gtest.h>
+#include <thread>
+
+using namespace llvm;
+using namespace smartcc;
+
+namespace {
+
+std::string TempDir;
+std::vector<Benchmark> Modules; // interp.c at -O2 and -Oz, a register-pressure kernel at -O2
+
+struct Compiled {
+  std::string Object;
+  RegAllocCost Cost;
+  RegAllocLog Log;
+};
+
+Compiled compile(const Benchmark &B, const RegAllocPolicy *Policy, bool MeasureCost = true) {
+  Compiled Out;
+  Expected<std::unique_ptr<CodegenContext>> CG = CodegenContext::fromCC1Args(B.CC1Args);
+  EXPECT_TRUE(bool(CG));
+  LLVMContext Ctx;
+  Expected<std::unique_ptr<Module>> M = loadBitcodeFile(B.BitcodePath, Ctx);
+  EXPECT_TRUE(bool(M));
+  Error E = (*CG)->optimize(**M, CandidateSpec());
+  EXPECT_FALSE(bool(E)) << toString(std::move(E));
+  SmallVector<char, 0> Obj;
+  RegAllocRequest R{Policy, &Out.Log, MeasureCost ? &Out.Cost : nullptr};
+  Expected<ObjectSize> Size = (*CG)->emitObject(**M, Obj, R);
+  EXPECT_TRUE(bool(Size)) << (Size ? "" : toString(Size.takeError()));
+  Out.Object.assign(Obj.begin(), Obj.end());
+  return Out;
+}
+
+// A linear model: output = sum of Weights[feature] * feature + Bias.
+RegAllocPolicy linearPolicy(std::map<std::string, float> Weights, float Bias,
+                            StringRef Kind = "regalloc") {
+  size_t N = regAllocFeatureCount();
+  json::Array Layers{json::Object{{"kind", "linear"}, {"in", int64_t(N)}, {"out", 1},
+                                  {"offset", 0}}};
+  json::Object Meta{{"kind", Kind}, {"input_size", int64_t(N)}, {"layers", std::move(Layers)}};
+  std::vector<float> W(N + 1, 0.f);
+  for (size_t I = 0; I < N; ++I)
+    if (auto It = Weights.find(regAllocFeatureNames()[I]); It != Weights.end())
+      W[I] = It->second;
+  W[N] = Bias;
+  Expected<ExportedModel> M = ExportedModel::parse(ExportedModel::serialize(Meta, W), "test");
+  EXPECT_TRUE(bool(M));
+  Expected<RegAllocPolicy> P = RegAllocPolicy::fromModel(std::move(*M), "test.smm");
+  EXPECT_TRUE(bool(P)) << (P ? "" : toString(P.takeError()));
+  return std::move(*P);
+}
+
+class MLRegAllocTest : public ::testing::Test {
+protected:
+  static void SetUpTestSuite() {
+    SmallString<128> Dir;
+    ASSERT_FALSE(sys::fs::createUniqueDirectory("smartcc-regalloc-test", Dir));
+    TempDir = Dir.str().str();
+    std::string Interp = std::string(SMARTCC_TEST_SOURCE_DIR) + "/lit/Inputs/interp.c";
+    // Twelve values live across a call in a loop: more than x86-64's callee-saved registers.
+    std::string Kernel = TempDir + "/pressure.c";
+    {
+      std::error_code EC;
+      raw_fd_ostream OS(Kernel, EC);
+      OS << "void use(long, long);\n"
+            "long kernel(long *p, long n) {\n"
+            "  long a = p[0], b = p[1], c = p[2], d = p[3], e = p[4], f = p[5], g = p[6],\n"
+            "       h = p[7], i = p[8], j = p[9], k = p[10], l = p[11];\n"
+            "  for (long x = 0; x < n; x++) {\n"
+            "    a += b * x; b ^= c + x; c -= d; d += e * a; e ^= f; f += g * b; g -= h;\n"
+            "    h += i * c; i ^= j; j += k * d; k -= l; l += a * e; use(a + l, x);\n"
+            "  }\n"
+            "  return a + b + c + d + e + f + g + h + i + j + k + l;\n"
+            "}\n";
+    }
+    for (auto [Source, Level] : {std::pair<std::string, std::string>{Interp, "-O2"},
+                                 {Interp, "-Oz"},
+                                 {Kernel, "-O2"}})
+      Modules.push_back(smartcc::testing::harvestForTest(Source, TempDir, "", Level));
+  }
+  static void TearDownTestSuite() { sys::fs::remove_directories(TempDir); }
+};
+
+TEST_F(MLRegAllocTest, DefaultPrioritiesThroughTheAdvisorAreClangsObject) {
+  RegAllocPolicy Greedy = RegAllocPolicy::greedy();
+  for (const Benchmark &B : Modules) {
+    Compiled Plain = compile(B, nullptr, /*MeasureCost=*/false);
+    Compiled Through = compile(B, &Greedy);
+    EXPECT_GT(Through.Log.Ranges, 10u) << B.Name << ": the advisor was not asked";
+    EXPECT_EQ(Through.Log.Changed, 0u);
+    EXPECT_TRUE(Plain.Object == Through.Object) << B.Name;
+  }
+}
+
+TEST_F(MLRegAllocTest, CostComesFromTheAllocatorAndChangesNothing) {
+  const Benchmark &Kernel = Modules[2];
+  Compiled Without = compile(Kernel, nullptr, /*MeasureCost=*/false);
+  Compiled With = compile(Kernel, nullptr);
+  EXPECT_TRUE(Without.Object == With.Object);
+  EXPECT_EQ(Without.Cost.Functions, 0u);
+  EXPECT_EQ(With.Cost.Functions, 1u); // kernel spills; nothing else is in the module
+  EXPECT_GT(With.Cost.NumSpills + With.Cost.NumReloads, 0u);
+  // Inside the loop, a reload is weighted by the loop's frequency (> 1 per execution).
+  EXPECT_GT(With.Cost.Reloads, double(With.Cost.NumReloads) * 0.99);
+  EXPECT_GT(With.Cost.weighted(), 0.0);
+}
+
+TEST_F(MLRegAllocTest, APolicyChangesTheAllocation) {
+  // Short ranges first instead of long ones: the opposite of LLVM's global order.
+  RegAllocPolicy Reverse = linearPolicy({{"log_size_instrs", -3.f}}, 0.f);
+  unsigned Differ = 0;
+  for (const Benchmark &B : Modules) {
+    Compiled Greedy = compile(B, nullptr);
+    Compiled Ml = compile(B, &Reverse);
+    EXPECT_GT(Ml.Log.Changed, 0u) << B.Name;
+    Differ += Greedy.Object != Ml.Object;
+  }
+  EXPECT_GT(Differ, 0u);
+}
+
+TEST_F(MLRegAllocTest, CompilesOutsideAScopeStayLLVMs) {
+  const Benchmark &B = Modules[2];
+  Compiled Before = compile(B, nullptr);
+  RegAllocPolicy Reverse = linearPolicy({{"log_size_instrs", -3.f}}, 0.f);
+  RegAllocLog Log;
+  ScopedMLRegAlloc Scope(Reverse, &Log); // on this thread only
+  Compiled Other;
+  std::thread T([&] { Other = compile(B, nullptr); });
+  T.join();
+  EXPECT_TRUE(Before.Object == Other.Object);
+  EXPECT_EQ(Log.Ranges, 0u);
+}
+
+TEST_F(MLRegAllocTest, ModelsAreChecked) {
+  RegAllocPolicy Ok = linearPolicy({}, 0.f);
+  EXPECT_FALSE(Ok.isGreedy());
+  size_t N = regAllocFeatureCount();
+  json::Object Meta{{"kind", "inliner"},
+                    {"input_size", int64_t(N)},
+                    {"layers", json::Array{json::Object{
+                                   {"kind", "linear"}, {"in", int64_t(N)}, {"out", 1}, {"offset", 0}}}}};
+  Expected<ExportedModel> M =
+      ExportedModel::parse(ExportedModel::serialize(Meta, std::vector<float>(N + 1)), "m");
+  ASSERT_TRUE(bool(M));
+  Expected<RegAllocPolicy> P = RegAllocPolicy::fromModel(std::move(*M), "wrong.smm");
+  ASSERT_FALSE(bool(P));
+  EXPECT_NE(toString(P.takeError()).find("wrong.smm: not a register-allocation model"),
+            std::string::npos);
+  // The zero model is the default order exactly; a constant one keeps the order too.
+  EXPECT_EQ(Ok.adjust(std::vector<float>(N, 1.f), 1234), 1234u);
+  RegAllocPolicy Big = linearPolicy({}, 20.f);
+  EXPECT_EQ(Big.adjust(std::vector<float>(N, 0.f), 10000), (1u << 24) - 1);
+}
+
+} // namespace
