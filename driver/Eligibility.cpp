@@ -101,7 +101,13 @@ Eligibility classifyCompile(const CompilerInvocation &Inv, const Config &Cfg) {
     return E;
   }
   E.Level = levelName(Inv.getCodeGenOpts());
-  if (E.Level != "Oz" && E.Level != "Os")
+  // -O1..-O3 are clang's, unless ML register allocation is on: then smartcc runs codegen
+  // twice (the middle-end stays clang's) and keeps the cheaper allocation.
+  const bool SpeedTakeover = Cfg.RegAlloc != "greedy" && E.Level != "O0" &&
+                             E.Level != "Oz" && E.Level != "Os";
+  if (SpeedTakeover)
+    E.Eligible = true;
+  else if (E.Level != "Oz" && E.Level != "Os")
     E.Reason = "not_size_level";
   else if (!Cfg.takesOver(E.Level))
     E.Reason = "level_not_enabled";

@@ -52,6 +52,8 @@ const char *metricName(Metric M) {
     return "file";
   case Metric::IRInstructions:
     return "ir";
+  case Metric::RegAllocCost:
+    return "regalloc_cost";
   }
   return "alloc";
 }

@@ -19,6 +19,9 @@ enum class Metric {
   TextBytes,  // bytes of executable sections only
   FileBytes,  // size of the whole object file
   IRInstructions, // LLVM IR instructions after the middle-end (codegen still runs)
+  // The register allocator's frequency-weighted spill cost, in thousandths (RegAllocCost.h).
+  // Not a setting: the metric of -O1..-O3 compiles smartcc takes over for ML regalloc.
+  RegAllocCost,
 };
 const char *metricName(Metric M);
 std::optional<Metric> parseMetric(llvm::StringRef S);

@@ -82,6 +82,16 @@ void printExplain(const TUDecision &D, raw_ostream &OS) {
     OS << "  inliner: " << D.InlinerModel << " in every candidate\n";
   else if (!D.InlinerNote.empty())
     OS << "  inliner: " << D.InlinerNote << "\n";
+  if (!D.RegAllocModel.empty()) {
+    OS << "  regalloc: " << D.RegAllocModel;
+    for (const CandidateReport &C : D.Candidates)
+      if (C.Result.RegAllocRanges)
+        OS << format(", %u of %u priorities changed in %s", C.Result.RegAllocChanged,
+                     C.Result.RegAllocRanges, C.Name.c_str());
+    OS << "\n";
+  } else if (!D.RegAllocNote.empty()) {
+    OS << "  regalloc: " << D.RegAllocNote << "\n";
+  }
   if (D.Winner < 0)
     OS << "  kept clang's output: " << D.KeptReason << "\n";
   if (!D.Note.empty())
@@ -102,6 +112,10 @@ std::string toJSONLine(const TUDecision &D) {
       O["text_bytes"] = int64_t(C.Result.Object.TextBytes);
       O["file_bytes"] = int64_t(C.Result.Object.FileBytes);
     }
+    if (C.Result.Result == Outcome::Ok)
+      O["regalloc_cost"] = C.Result.RegAllocCost;
+    if (C.Result.RegAllocRanges)
+      O["priorities_changed"] = int64_t(C.Result.RegAllocChanged);
     if (C.Result.Message[0])
       O["message"] = C.Result.Message;
     if (C.Predicted) {
@@ -136,6 +150,8 @@ std::string toJSONLine(const TUDecision &D) {
                                  {"ms", D.AgentMillis}};
   if (!D.InlinerModel.empty())
     Line["inliner"] = D.InlinerModel;
+  if (!D.RegAllocModel.empty())
+    Line["regalloc"] = D.RegAllocModel;
   std::string S;
   raw_string_ostream(S) << json::Value(std::move(Line)) << "\n";
   return S;
@@ -147,10 +163,12 @@ Counters statsDelta(const TUDecision &D) {
     C["tu.won"] = 1;
   else
     C["tu.kept." + D.KeptReason] = 1;
+  // Counters in the metric's unit: bytes, or thousandths of spill cost at -O1..-O3.
+  const std::string Unit = D.SizeMetric == Metric::RegAllocCost ? "regalloc_cost_milli." : "bytes.";
   if (D.BaselineMeasured) {
-    C["bytes.baseline"] = int64_t(D.BaselineValue);
-    C["bytes.shipped"] = int64_t(D.shippedValue());
-    C["bytes.saved"] = int64_t(D.BaselineValue) - int64_t(D.shippedValue());
+    C[Unit + "baseline"] = int64_t(D.BaselineValue);
+    C[Unit + "shipped"] = int64_t(D.shippedValue());
+    C[Unit + "saved"] = int64_t(D.BaselineValue) - int64_t(D.shippedValue());
   }
   if (!D.AgentModel.empty()) {
     C["agent.served"] = 1;

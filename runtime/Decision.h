@@ -34,6 +34,8 @@ struct TUDecision {
   std::string AgentNote;     // why no agent served (when one was wanted)
   std::string InlinerModel;  // the ML inliner of the candidates, if one was used
   std::string InlinerNote;   // why none was (when one was wanted)
+  std::string RegAllocModel; // the register-allocation policy of ml-regalloc, if one was used
+  std::string RegAllocNote;  // why none was (when one was wanted)
   double AgentMillis = 0;    // its features and inference
   unsigned Effort = 1;
 

@@ -40,6 +40,8 @@ uint64_t metricValue(const ObjectSize &Size, uint64_t IRInstructions, Metric M) 
     return Size.FileBytes;
   case Metric::IRInstructions:
     return IRInstructions;
+  case Metric::RegAllocCost:
+    break; // not a property of the object (see TUOptimizer)
   }
   return Size.AllocBytes;
 }

@@ -2,6 +2,7 @@
 #include "runtime/AgentCandidates.h"
 #include "runtime/InlinerCandidates.h"
 #include "policies/inliner/InlinePolicy.h"
+#include "policies/regalloc/RegAllocPolicy.h"
 #include "runtime/Decision.h"
 #include "runtime/Harvester.h"
 #include "runtime/Stats.h"
@@ -14,6 +15,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
+#include <cmath>
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -146,17 +148,9 @@ std::unique_ptr<CandidatePool> TUOptimizer::launch(Module &M, std::vector<Candid
   return nullptr;
 }
 
-void TUOptimizer::onPipelineStart(Module &M) {
-  if (Started)
-    return;
-  Started = true;
-  if (!Cfg.HarvestDir.empty())
-    harvest(M);
-  if (HarvestOnly)
-    return;
+std::vector<CandidateSpec> TUOptimizer::sizeCandidates(Module &M, StringRef Triple) {
   // The agent's proposals replace the default candidates (effort 2 keeps them too); candidates
   // a user configured always run (and the agent only if configured too).
-  StringRef Triple = CI.getTargetOpts().Triple;
   Agent = agentCandidates(M, Cfg, Triple);
   std::vector<CandidateSpec> Specs = Agent.Specs;
   if (!Agent.Active || Cfg.Effort >= 2 || !Cfg.candidatesAreDefault())
@@ -171,21 +165,37 @@ void TUOptimizer::onPipelineStart(Module &M) {
   // output, nor in the replica below that stands for it).
   Inliner = inlinerFor(Cfg, Triple);
   applyInliner(Specs, Inliner);
-  IsReplica.assign(Specs.size(), false);
   // With -S or the IR metric, clang's own output says nothing about its object size or IR,
   // so a replica of clang's pipeline measures the baseline (proven byte-identical by tests).
   if (EmitAssembly || Cfg.SizeMetric == Metric::IRInstructions) {
     CandidateSpec Replica;
     Replica.Name = "(clang -" + Level + " replica)";
+    Replica.Replica = true;
     Specs.push_back(Replica);
-    IsReplica.push_back(true);
   }
+  return Specs;
+}
+
+void TUOptimizer::onPipelineStart(Module &M) {
+  if (Started)
+    return;
+  Started = true;
+  if (!Cfg.HarvestDir.empty())
+    harvest(M);
+  if (HarvestOnly)
+    return;
+  StringRef Triple = CI.getTargetOpts().Triple;
+  SpeedLevel = isSpeedLevel(Level);
+  RegAlloc = regAllocFor(Cfg, Triple);
+  std::vector<CandidateSpec> Specs;
+  if (!SpeedLevel)
+    Specs = sizeCandidates(M, Triple);
+  applyRegAlloc(Specs, RegAlloc, SpeedLevel, Level);
   // Candidates that continue from clang's own optimized module start when it exists.
   for (size_t I = 0; I < Specs.size();)
     if (Specs[I].AfterClangPipeline) {
       LateSpecs.push_back(std::move(Specs[I]));
       Specs.erase(Specs.begin() + I);
-      IsReplica.erase(IsReplica.begin() + I);
     } else {
       ++I;
     }
@@ -215,11 +225,20 @@ void TUOptimizer::finish(bool CompileSucceeded) {
   D.Output = FO.OutputFile;
   D.Target = CI.getTargetOpts().Triple;
   D.Level = Level;
-  D.SizeMetric = Cfg.SizeMetric;
+  // At -O1..-O3 the only question is the allocation: its cost decides.
+  const Metric M = SpeedLevel ? Metric::RegAllocCost : Cfg.SizeMetric;
+  auto ValueOf = [&](const CandidateResult &R) -> uint64_t {
+    if (M == Metric::RegAllocCost)
+      return uint64_t(std::llround(R.RegAllocCost * 1000.0));
+    return metricValue(R.Object, R.IRAfter, M);
+  };
+  D.SizeMetric = M;
   D.AgentModel = Agent.Model;
   D.AgentNote = Agent.Note;
   D.InlinerModel = Inliner.Policy ? Inliner.Policy->source() : "";
   D.InlinerNote = Inliner.Note;
+  D.RegAllocModel = RegAlloc.Policy ? RegAlloc.Policy->source() : "";
+  D.RegAllocNote = RegAlloc.Note;
   D.AgentMillis = Agent.Millis;
   D.Effort = Cfg.Effort;
   D.BaselineMillis =
@@ -236,28 +255,28 @@ void TUOptimizer::finish(bool CompileSucceeded) {
     D.Note = "clang's middle-end never reached its end: continuing candidates not run";
 
   // Baseline: clang's object as written, or the replica's measurement.
-  int Replica = -1;
+  const CandidateResult *Replica = nullptr;
   std::vector<std::pair<CandidatePool *, size_t>> Origins; // of each entry of D.Candidates
   auto Report = [&](CandidatePool &P, size_t I) {
     const CandidateResult &R = P.result(I);
     const CandidateSpec &Spec = P.spec(I);
-    D.Candidates.push_back({Spec.Name, R, metricValue(R.Object, R.IRAfter, Cfg.SizeMetric),
+    if (Spec.Replica) {
+      Replica = &R;
+      return;
+    }
+    D.Candidates.push_back({Spec.Name, R, ValueOf(R),
                             Spec.PredictedPercent ? Spec.Description : "", Spec.PredictedPercent});
     Origins.push_back({&P, I});
   };
-  for (size_t I = 0; Pool && I < Pool->size(); ++I) {
-    if (IsReplica[I])
-      Replica = int(I);
-    else
-      Report(*Pool, I);
-  }
+  for (size_t I = 0; Pool && I < Pool->size(); ++I)
+    Report(*Pool, I);
   for (size_t I = 0; LatePool && I < LatePool->size(); ++I)
     Report(*LatePool, I);
-  if (Replica >= 0) {
-    const CandidateResult &R = Pool->result(Replica);
+  if (Replica) {
+    const CandidateResult &R = *Replica;
     if (R.Result == Outcome::Ok) {
       D.Baseline = R.Object;
-      D.BaselineValue = metricValue(R.Object, R.IRAfter, Cfg.SizeMetric);
+      D.BaselineValue = ValueOf(R);
       D.BaselineMeasured = true;
     } else {
       D.Note = std::string("baseline replica failed: ") + outcomeName(R.Result);
@@ -265,7 +284,7 @@ void TUOptimizer::finish(bool CompileSucceeded) {
   } else if (ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(D.Output)) {
     if (Expected<ObjectSize> Size = measureObject((*Buf)->getMemBufferRef())) {
       D.Baseline = *Size;
-      D.BaselineValue = metricValue(*Size, 0, Cfg.SizeMetric);
+      D.BaselineValue = metricValue(*Size, 0, M);
       D.BaselineMeasured = true;
     } else {
       D.Note = "cannot measure clang's object: " + toString(Size.takeError());

@@ -9,6 +9,7 @@
 #pragma once
 #include "runtime/AgentCandidates.h"
 #include "runtime/InlinerCandidates.h"
+#include "runtime/RegAllocCandidates.h"
 #include "runtime/CandidatePool.h"
 #include "runtime/Config.h"
 #include <chrono>
@@ -30,6 +31,8 @@ public:
   void finish(bool CompileSucceeded);
 
 private:
+  // -Oz/-Os: the agent, the configured candidates, the ML inliner, the -S replica.
+  std::vector<CandidateSpec> sizeCandidates(llvm::Module &M, llvm::StringRef Triple);
   void onPipelineStart(llvm::Module &M);
   void onOptimizerLast(llvm::Module &M);
   // Forks a pool of Specs from M's state now; null (and LaunchError set) if that fails.
@@ -55,7 +58,8 @@ private:
   std::vector<CandidateSpec> LateSpecs;    // waiting for that point
   AgentChoice Agent;
   InlinerChoice Inliner;
-  std::vector<bool> IsReplica; // the hidden clang-pipeline replica that measures -S baselines
+  bool SpeedLevel = false; // -O1..-O3: taken over for register allocation only
+  RegAllocChoice RegAlloc;
   std::chrono::steady_clock::time_point Start;
 };
 

@@ -161,7 +161,7 @@ Error writeTrainingReport(const std::string &RunDir) {
   OS << "<!doctype html><html><head><meta charset=\"utf-8\"><title>smartcc training: "
      << Trainer << "</title></head><body style=\"font-family:sans-serif\"><h1>" << Trainer
      << " training, " << EpisodeCount << " episodes</h1>";
-  const bool Inliner = StringRef(Trainer).starts_with("inliner");
+  const bool Inliner = StringRef(Trainer).starts_with("inliner") || Trainer == "regalloc-es";
   if (!Inliner) { // pass-ordering agents: episodes in the environment
     plot(OS, "Validation: clang -Oz IR / policy IR (geomean, above 1 = better than -Oz)",
          Curves["validation_geomean"], 1);
@@ -179,6 +179,17 @@ Error writeTrainingReport(const std::string &RunDir) {
          1);
     plot(OS, "Call sites decided unlike the heuristic, per module", Curves["changed_per_module"],
          1);
+    plot(OS, "Gradient estimate norm", Curves["grad_norm"], 1);
+  } else if (Trainer == "regalloc-es") {
+    plot(OS, "Validation, before fallback: policy / greedy frequency-weighted spill cost "
+             "(geomean, below 1 = fewer spills)",
+         std::vector<Curve>{{"cost", Curves["validation_cost_ratio"]},
+                            {"bytes", Curves["validation_bytes_ratio"]}},
+         1);
+    plot(OS, "Perturbed policies' fitness, % less spill cost than greedy",
+         std::vector<Curve>{{"mean", Curves["fitness_mean"]}, {"best", Curves["fitness_max"]}},
+         1);
+    plot(OS, "Priorities changed, per module", Curves["changed_per_module"], 1);
     plot(OS, "Gradient estimate norm", Curves["grad_norm"], 1);
   } else if (Trainer == "inliner-bc") {
     plot(OS, "Loss (weighted binary cross-entropy)", Curves["loss"], 1);

@@ -12,8 +12,10 @@
 //   smartcc-train --inspect MODEL.smm
 #include "policies/model/ExportedModel.h"
 #include "policies/inliner/InlineFeatures.h"
+#include "policies/regalloc/RegAllocPolicy.h"
 #include "policies/train/DQN.h"
 #include "policies/train/InlinerTraining.h"
+#include "policies/train/RegAllocTraining.h"
 #include "policies/train/PPO.h"
 #include "policies/train/SequenceValue.h"
 #include "policies/train/TrainingReport.h"
@@ -34,6 +36,9 @@ static cl::opt<std::string> Inspect("inspect", cl::desc("print an exported model
 static cl::opt<bool> PrintInlinerFeatures("print-inliner-features",
                                           cl::desc("print the ML inliner's input features, one "
                                                    "a line (an inliner model's inputs)"));
+static cl::opt<bool> PrintRegAllocFeatures("print-regalloc-features",
+                                           cl::desc("list the register-allocation policy's "
+                                                    "input features, in order, and exit"));
 static cl::opt<std::string> Report("report", cl::desc("render RUN/metrics.jsonl into RUN/report.html"));
 static cl::opt<std::string> Trainer("trainer",
                                     cl::desc("dqn, ppo, dreamer (world model) or value "
@@ -127,6 +132,10 @@ static cl::opt<unsigned> MaxModules("max-modules", cl::init(0),
 static cl::opt<unsigned> ValidationModules("validation-modules",
                                            cl::init(InlinerDefaults.ValidationModules),
                                            cl::desc("inliner-es: validation modules measured"));
+
+static cl::opt<std::string> CompileLevel("compile-level", cl::init("O2"),
+                                         cl::desc("regalloc-es: the -O level whose codegen is "
+                                                  "trained (O1, O2, O3, Os, Oz)"));
 
 namespace {
 
@@ -243,6 +252,52 @@ int trainInliner(int Argc, const char **Argv) {
   return 0;
 }
 
+// The register-allocation policy learns from codegen of clang's optimized modules.
+int trainRegAlloc(int Argc, const char **Argv) {
+  if (CorpusDir.empty() || Hashes.empty() || ValHashes.empty() || RunDir.empty())
+    return fail("--trainer regalloc-es needs --corpus, --hashes, --validation-hashes and --run");
+  if (!is_contained(std::vector<std::string>{"O1", "O2", "O3", "Os", "Oz"}, CompileLevel))
+    return fail("--compile-level must be O1, O2, O3, Os or Oz");
+  Expected<Splits> S = readSplits();
+  if (!S)
+    return fail(toString(S.takeError()));
+  if (MaxModules && S->Train.size() > MaxModules)
+    S->Train.resize(MaxModules);
+  recordCommand(Argc, Argv);
+  RegAllocTrainOptions O;
+  O.RunDir = RunDir;
+  O.TargetPrefix = TargetPrefix;
+  O.Level = CompileLevel;
+  O.Seed = Seed;
+  O.Jobs = Jobs;
+  // The inliner's defaults are the flags' defaults; the allocator's apply unless given.
+  auto Given = [](const cl::Option &Opt) { return Opt.getNumOccurrences() > 0; };
+  if (Given(InlinerHidden))
+    O.Hidden = InlinerHidden;
+  if (Given(Iterations))
+    O.Iterations = Iterations;
+  if (Given(Pairs))
+    O.Pairs = Pairs;
+  if (Given(ModulesPerIteration))
+    O.ModulesPerIteration = ModulesPerIteration;
+  if (Given(Sigma))
+    O.Sigma = Sigma;
+  if (Given(StepSize))
+    O.StepSize = StepSize;
+  if (Given(ValidationModules))
+    O.ValidationModules = ValidationModules;
+  if (Given(ValidateEvery))
+    O.ValidateEvery = unsigned(ValidateEvery);
+  outs() << "training regalloc-es on " << S->Train.size() << " modules ("
+         << S->Validation.size() << " for validation)\n";
+  if (Error E = guardLibTorch([&] { return trainRegAllocES(O, S->Train, S->Validation); }))
+    return fail(toString(std::move(E)));
+  if (Error R = writeTrainingReport(RunDir))
+    return fail(toString(std::move(R)));
+  outs() << "model: " << RunDir << "/model.smm\n";
+  return 0;
+}
+
 } // namespace
 
 int main(int Argc, const char **Argv) {
@@ -258,6 +313,11 @@ int main(int Argc, const char **Argv) {
   }
   if (PrintInlinerFeatures) {
     for (const std::string &Name : inlineFeatureNames())
+      outs() << Name << "\n";
+    return 0;
+  }
+  if (PrintRegAllocFeatures) {
+    for (const std::string &Name : regAllocFeatureNames())
       outs() << Name << "\n";
     return 0;
   }
@@ -277,13 +337,15 @@ int main(int Argc, const char **Argv) {
     return trainValue(Argc, Argv);
   if (Trainer == "inliner-bc" || Trainer == "inliner-es")
     return trainInliner(Argc, Argv);
+  if (Trainer == "regalloc-es")
+    return trainRegAlloc(Argc, Argv);
   if (RewardName != "ir" && RewardName != "bytes")
     return fail("--reward must be ir or bytes");
   if (CorpusDir.empty() || Hashes.empty() || RunDir.empty())
     return fail("--corpus, --hashes and --run are required (see --help)");
   if (Trainer != "dqn" && Trainer != "ppo" && Trainer != "dreamer")
     return fail("unknown trainer '" + Trainer +
-                "' (available: dqn, ppo, dreamer, value, inliner-bc, inliner-es)");
+                "' (available: dqn, ppo, dreamer, value, inliner-bc, inliner-es, regalloc-es)");
   Expected<Splits> S = readSplits();
   if (!S)
     return fail(toString(S.takeError()));

@@ -1,0 +1,316 @@
+#include "policies/train/RegAllocTraining.h"
+#include "policies/regalloc/RegAllocPolicy.h"
+#include "policies/train/EvolutionStrategies.h"
+#include "runtime/CandidateSpec.h"
+#include "runtime/CodegenContext.h"
+#include "runtime/JSONLines.h"
+#include "runtime/RegAllocCost.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+#include <cmath>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <random>
+
+using namespace llvm;
+
+namespace smartcc {
+
+std::vector<std::string> cc1ArgsForLevel(std::vector<std::string> Args, StringRef Level) {
+  for (std::string &A : Args)
+    if (StringRef(A).starts_with("-O") && A.size() <= 3)
+      A = ("-" + Level).str();
+  return Args;
+}
+
+Expected<CodegenModule> prepareCodegenModule(const CorpusModule &C, StringRef Level,
+                                             const std::string &Dir) {
+  CodegenModule Out;
+  Out.Hash = C.Hash;
+  Out.Name = C.Bench.Name;
+  Out.CC1Args = cc1ArgsForLevel(C.Bench.CC1Args, Level);
+  Out.OptimizedBitcodePath = Dir + "/" + C.Hash + ".bc";
+  if (sys::fs::exists(Out.OptimizedBitcodePath))
+    return Out;
+  Expected<std::unique_ptr<CodegenContext>> CG = CodegenContext::fromCC1Args(Out.CC1Args);
+  if (!CG)
+    return CG.takeError();
+  LLVMContext Ctx;
+  Expected<std::unique_ptr<Module>> M = loadBitcodeFile(C.Bench.BitcodePath, Ctx);
+  if (!M)
+    return M.takeError();
+  // The frontend marks every function for the level it compiled at (-Oz: minsize optsize);
+  // a speed build's frontend would not have.
+  if (Level != "Oz" && Level != "Os")
+    for (Function &F : **M) {
+      F.removeFnAttr(Attribute::MinSize);
+      F.removeFnAttr(Attribute::OptimizeForSize);
+    }
+  if (Error E = (*CG)->optimize(**M, CandidateSpec()))
+    return std::move(E);
+  SmallString<0> Bitcode;
+  raw_svector_ostream OS(Bitcode);
+  WriteBitcodeToFile(**M, OS);
+  if (Error E = writeFileAtomically(Out.OptimizedBitcodePath, Bitcode))
+    return std::move(E);
+  return Out;
+}
+
+Expected<RegAllocMeasurement> measureRegAlloc(const CodegenModule &M,
+                                              const RegAllocPolicy *Policy) {
+  Expected<std::unique_ptr<CodegenContext>> CG = CodegenContext::fromCC1Args(M.CC1Args);
+  if (!CG)
+    return CG.takeError();
+  LLVMContext Ctx;
+  Expected<std::unique_ptr<Module>> Mod = loadBitcodeFile(M.OptimizedBitcodePath, Ctx);
+  if (!Mod)
+    return Mod.takeError();
+  RegAllocCost Cost;
+  RegAllocLog Log;
+  SmallVector<char, 0> Obj;
+  Expected<ObjectSize> Size = (*CG)->emitObject(**Mod, Obj, {Policy, &Log, &Cost});
+  if (!Size)
+    return Size.takeError();
+  return RegAllocMeasurement{Cost.weighted(), Size->AllocBytes, Log.Ranges, Log.Changed};
+}
+
+namespace {
+
+// One spill-equivalent in the entry block: keeps the ratio of tiny costs from dominating.
+constexpr double CostEpsilon = 1.0;
+
+struct Prepared {
+  CodegenModule Module;
+  RegAllocMeasurement Greedy;
+};
+
+// Optimizes and measures Modules with the greedy allocator; the figures are cached in Path
+// (one JSON line per module) and the optimized bitcode in Dir. Modules whose greedy cost is
+// below MinCost (nothing to improve) are left out.
+Expected<std::vector<Prepared>> prepare(const std::vector<CorpusModule> &Modules,
+                                        const RegAllocTrainOptions &O, const std::string &Dir,
+                                        const std::string &Path, double MinCost,
+                                        size_t Want) {
+  if (std::error_code EC = sys::fs::create_directories(Dir))
+    return errorCodeToError(EC);
+  std::map<std::string, RegAllocMeasurement> Cached;
+  if (ErrorOr<std::unique_ptr<MemoryBuffer>> B = MemoryBuffer::getFile(Path))
+    forEachJSONObject((*B)->getBuffer(), [&](const json::Object &J) {
+      Cached[J.getString("hash").value_or("").str()] = {
+          J.getNumber("cost").value_or(-1), uint64_t(J.getInteger("bytes").value_or(0)), 0, 0};
+    });
+  std::vector<Prepared> Out(Modules.size());
+  std::vector<bool> Ok(Modules.size(), false);
+  std::mutex Mu;
+  std::error_code EC;
+  raw_fd_ostream Log(Path, EC, sys::fs::OF_Append);
+  if (EC)
+    return createStringError(EC, "%s: %s", Path.c_str(), EC.message().c_str());
+  size_t Done = 0;
+  parallelFor(Modules.size(), O.Jobs, [&](size_t I) {
+    Expected<CodegenModule> CM = prepareCodegenModule(Modules[I], O.Level, Dir);
+    if (!CM) {
+      consumeError(CM.takeError());
+      return;
+    }
+    Out[I].Module = *CM;
+    {
+      std::lock_guard<std::mutex> Lock(Mu);
+      if (auto It = Cached.find(Modules[I].Hash); It != Cached.end()) {
+        Out[I].Greedy = It->second;
+        Ok[I] = It->second.Cost >= 0;
+        return;
+      }
+    }
+    Expected<RegAllocMeasurement> G = measureRegAlloc(*CM, nullptr);
+    std::lock_guard<std::mutex> Lock(Mu);
+    if (!G) {
+      consumeError(G.takeError());
+      Log << json::Value(json::Object{{"hash", Modules[I].Hash}, {"cost", -1}}) << "\n";
+    } else {
+      Out[I].Greedy = *G;
+      Ok[I] = true;
+      Log << json::Value(json::Object{
+                 {"hash", Modules[I].Hash}, {"cost", G->Cost}, {"bytes", int64_t(G->Bytes)}})
+          << "\n";
+    }
+    if (++Done % 50 == 0)
+      outs() << "prepared " << Done << " modules\n";
+  });
+  std::vector<Prepared> Kept;
+  for (size_t I = 0; I < Out.size() && Kept.size() < Want; ++I)
+    if (Ok[I] && Out[I].Greedy.Cost >= MinCost)
+      Kept.push_back(std::move(Out[I]));
+  return Kept;
+}
+
+struct CostFigures {
+  double CostRatio = 1, AfterFallback = 1, BytesRatio = 1;
+  unsigned Better = 0, Worse = 0, Failed = 0, Ranges = 0, Changed = 0;
+  json::Object toJSON() const {
+    return json::Object{{"cost_ratio", CostRatio},       {"cost_ratio_after_fallback", AfterFallback},
+                        {"geomean", 1.0 / CostRatio},    {"bytes_ratio", BytesRatio},
+                        {"better", int64_t(Better)},     {"worse", int64_t(Worse)},
+                        {"failed", int64_t(Failed)},     {"ranges", int64_t(Ranges)},
+                        {"changed", int64_t(Changed)}};
+  }
+};
+
+CostFigures evaluate(const std::vector<Prepared> &Modules, const RegAllocPolicy &Policy,
+                     unsigned Jobs) {
+  std::vector<std::optional<RegAllocMeasurement>> M(Modules.size());
+  parallelFor(Modules.size(), Jobs, [&](size_t I) {
+    if (Expected<RegAllocMeasurement> R = measureRegAlloc(Modules[I].Module, &Policy))
+      M[I] = *R;
+    else
+      consumeError(R.takeError());
+  });
+  CostFigures F;
+  double LC = 0, LF = 0, LB = 0;
+  for (size_t I = 0; I < Modules.size(); ++I) {
+    if (!M[I]) {
+      ++F.Failed; // the compiler would keep greedy's
+      continue;
+    }
+    const RegAllocMeasurement &G = Modules[I].Greedy;
+    double R = std::log((M[I]->Cost + CostEpsilon) / (G.Cost + CostEpsilon));
+    LC += R;
+    LF += std::min(R, 0.0);
+    LB += std::log(double(M[I]->Bytes) / double(std::max<uint64_t>(G.Bytes, 1)));
+    F.Better += M[I]->Cost < G.Cost;
+    F.Worse += M[I]->Cost > G.Cost;
+    F.Ranges += M[I]->Ranges;
+    F.Changed += M[I]->Changed;
+  }
+  if (!Modules.empty()) {
+    F.CostRatio = std::exp(LC / double(Modules.size()));
+    F.AfterFallback = std::exp(LF / double(Modules.size()));
+    F.BytesRatio = std::exp(LB / double(Modules.size()));
+  }
+  return F;
+}
+
+// The warm start: ReLU(Hidden) x 2 with a zero output layer (the default advisor exactly).
+ExportedModel warmStart(const RegAllocTrainOptions &O) {
+  const size_t N = regAllocFeatureCount(), H = O.Hidden;
+  std::mt19937_64 Rng(O.Seed);
+  std::vector<float> W;
+  json::Array Layers;
+  auto Linear = [&](size_t In, size_t Out, bool Zero) {
+    Layers.push_back(json::Object{{"kind", "linear"}, {"in", int64_t(In)}, {"out", int64_t(Out)},
+                                  {"offset", int64_t(W.size())}});
+    std::normal_distribution<float> D(0.f, 1.f / std::sqrt(float(In)));
+    for (size_t I = 0; I < In * Out; ++I)
+      W.push_back(Zero ? 0.f : D(Rng));
+    W.insert(W.end(), Out, 0.f);
+  };
+  Linear(N, H, false);
+  Layers.push_back(json::Object{{"kind", "relu"}});
+  Linear(H, H, false);
+  Layers.push_back(json::Object{{"kind", "relu"}});
+  Linear(H, 1, true);
+  json::Array Names;
+  for (const std::string &F : regAllocFeatureNames())
+    Names.push_back(F);
+  json::Object Meta{{"kind", "regalloc"},
+                    {"input_size", int64_t(N)},
+                    {"layers", std::move(Layers)},
+                    {"features", std::move(Names)}};
+  Expected<ExportedModel> M = ExportedModel::parse(ExportedModel::serialize(Meta, W), "warm start");
+  cantFail(M.takeError());
+  return std::move(*M);
+}
+
+} // namespace
+
+Error trainRegAllocES(const RegAllocTrainOptions &O, const std::vector<CorpusModule> &Train,
+                      const std::vector<CorpusModule> &Validation) {
+  const std::string Ckpt = O.RunDir + "/checkpoint";
+  if (std::error_code EC = sys::fs::create_directories(Ckpt))
+    return errorCodeToError(EC);
+  // Training needs modules with something to improve; validation keeps every module with a
+  // spill or copy, like the evaluation.
+  Expected<std::vector<Prepared>> TrainM =
+      prepare(Train, O, Ckpt + "/optimized", Ckpt + "/train-modules.jsonl", 1.0, SIZE_MAX);
+  if (!TrainM)
+    return TrainM.takeError();
+  // The first modules of the (hash-ordered) list: a fixed sample, prepared only as needed.
+  std::vector<CorpusModule> ValSample(
+      Validation.begin(),
+      Validation.begin() + std::min<size_t>(Validation.size(), 3 * size_t(O.ValidationModules)));
+  Expected<std::vector<Prepared>> ValM = prepare(ValSample, O, Ckpt + "/optimized",
+                                                 Ckpt + "/validation-modules.jsonl", 1e-9,
+                                                 O.ValidationModules);
+  if (!ValM)
+    return ValM.takeError();
+  if (TrainM->empty())
+    return createStringError(inconvertibleErrorCode(),
+                             "no training module spills or copies under the greedy allocator");
+  ExportedModel Init = warmStart(O);
+  outs() << "evolution strategies on " << TrainM->size() << " training modules with a "
+         << "register-allocation cost at -" << O.Level << " (" << ValM->size()
+         << " for validation), " << Init.weights().size() << " weights\n";
+
+  auto PolicyOf = [&](ArrayRef<float> W) {
+    ExportedModel M = Init;
+    M.setWeights(W);
+    return cantFail(RegAllocPolicy::fromModel(std::move(M), "es"));
+  };
+  ESProblem P;
+  P.TrainItems = TrainM->size();
+  P.Sample = [&](ArrayRef<float> W, size_t Item) {
+    const Prepared &PM = (*TrainM)[Item];
+    RegAllocPolicy Policy = PolicyOf(W);
+    Expected<RegAllocMeasurement> R = measureRegAlloc(PM.Module, &Policy);
+    ESSample S;
+    if (!R) {
+      consumeError(R.takeError());
+      S.Gain = -10.0;
+      return S;
+    }
+    S.Gain = 100.0 * std::log((PM.Greedy.Cost + CostEpsilon) / (R->Cost + CostEpsilon));
+    S.Changed = R->Changed;
+    return S;
+  };
+  P.Validate = [&](ArrayRef<float> W) {
+    CostFigures F = evaluate(*ValM, PolicyOf(W), O.Jobs);
+    outs() << format("  validation: cost %.4f x greedy (after fallback %.4f), bytes %.4f x, "
+                     "%u better / %u worse, %u of %u priorities changed\n",
+                     F.CostRatio, F.AfterFallback, F.BytesRatio, F.Better, F.Worse, F.Changed,
+                     F.Ranges);
+    // The shipped model is the best before fallback (the target is the allocator's own).
+    return std::make_pair(-std::log(F.CostRatio), F.toJSON());
+  };
+  P.Export = [&](ArrayRef<float> W, json::Object Extra) -> Error {
+    json::Object Meta = Init.metadata();
+    Meta["trainer"] = "regalloc-es";
+    Meta["seed"] = int64_t(O.Seed);
+    Meta["target"] = O.TargetPrefix;
+    Meta["level"] = O.Level;
+    Meta["train_modules"] = int64_t(TrainM->size());
+    Meta["validation_modules"] = int64_t(ValM->size());
+    for (auto &[K, V] : Extra)
+      Meta[K] = V;
+    return writeFileAtomically(O.RunDir + "/model.smm", ExportedModel::serialize(Meta, W));
+  };
+  ESOptions E;
+  E.Trainer = "regalloc-es";
+  E.RunDir = O.RunDir;
+  E.Seed = O.Seed;
+  E.Iterations = O.Iterations;
+  E.Pairs = O.Pairs;
+  E.ItemsPerIteration = O.ModulesPerIteration;
+  E.Jobs = O.Jobs;
+  E.ValidateEvery = O.ValidateEvery;
+  E.Sigma = O.Sigma;
+  E.StepSize = O.StepSize;
+  return runEvolutionStrategies(E, Init.weights(), P);
+}
+
+} // namespace smartcc
