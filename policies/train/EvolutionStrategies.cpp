@@ -1,4 +1,5 @@
 #include "policies/train/EvolutionStrategies.h"
+#include "policies/model/ExportedModel.h"
 #include "policies/train/TrainingCommon.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
@@ -82,7 +83,13 @@ Error runEvolutionStrategies(const ESOptions &O, ArrayRef<float> Init, const ESP
     auto [Score, Figures] = P.Validate(view(C));
     if (Score > Best) {
       Best = Score;
-      if (Error E = P.Export(view(C), json::Object{{"iteration", Step}, {"validation", json::Object(Figures)}}))
+      json::Object Meta = P.ModelMetadata;
+      Meta["trainer"] = O.Trainer;
+      Meta["seed"] = int64_t(O.Seed);
+      Meta["iteration"] = Step;
+      Meta["validation"] = json::Object(Figures);
+      if (Error E = writeFileAtomically(O.RunDir + "/model.smm",
+                                        ExportedModel::serialize(Meta, view(C))))
         return std::move(E);
       if (Error E = writeFileAtomically(
               Ckpt + "/best.json",

@@ -34,8 +34,9 @@ struct ESProblem {
   // Validates Weights: its score (higher is better; the best one is exported), and the
   // figures to log under "validation" (printed by the caller).
   std::function<std::pair<double, llvm::json::Object>(llvm::ArrayRef<float> Weights)> Validate;
-  // Writes the shipped model (RUN/model.smm) with Extra in its metadata.
-  std::function<llvm::Error(llvm::ArrayRef<float> Weights, llvm::json::Object Extra)> Export;
+  // Metadata of the shipped model (RUN/model.smm, rewritten at each new best): the starting
+  // model's and the trainer's; the engine adds "trainer", "seed", "iteration", "validation".
+  llvm::json::Object ModelMetadata;
 };
 
 llvm::Error runEvolutionStrategies(const ESOptions &O, llvm::ArrayRef<float> Init,

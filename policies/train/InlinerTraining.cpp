@@ -376,29 +376,15 @@ Error trainInlinerES(const InlinerTrainOptions &O, const std::vector<CorpusModul
     // The shipped model is the best before fallback on validation (the inliner's target).
     return std::make_pair(V.Raw, figuresJSON(V));
   };
-  P.Export = [&](ArrayRef<float> W, json::Object Extra) -> Error {
-    json::Object Meta = Init->metadata();
-    Meta["trainer"] = "inliner-es";
-    Meta["init_model"] = O.InitModel;
-    Meta["seed"] = int64_t(O.Seed);
-    Meta["target"] = O.TargetPrefix;
-    Meta["validation_modules"] = int64_t(ValM.size());
-    Meta["train_modules"] = int64_t(TrainM->size());
-    for (auto &[K, V] : Extra)
-      Meta[K] = V;
-    return writeFileAtomically(O.RunDir + "/model.smm", ExportedModel::serialize(Meta, W));
-  };
-  ESOptions E;
-  E.Trainer = "inliner-es";
+  P.ModelMetadata = Init->metadata();
+  P.ModelMetadata["init_model"] = O.InitModel;
+  P.ModelMetadata["target"] = O.TargetPrefix;
+  P.ModelMetadata["validation_modules"] = int64_t(ValM.size());
+  P.ModelMetadata["train_modules"] = int64_t(TrainM->size());
+  ESOptions E = O.ES;
   E.RunDir = O.RunDir;
   E.Seed = O.Seed;
-  E.Iterations = O.Iterations;
-  E.Pairs = O.Pairs;
-  E.ItemsPerIteration = O.ModulesPerIteration;
   E.Jobs = O.Jobs;
-  E.ValidateEvery = O.ValidateEvery;
-  E.Sigma = O.Sigma;
-  E.StepSize = O.StepSize;
   return runEvolutionStrategies(E, Init->weights(), P);
 }
 

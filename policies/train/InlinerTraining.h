@@ -16,6 +16,7 @@
 #pragma once
 #include "policies/env/Corpus.h"
 #include "policies/inliner/InlinePolicy.h"
+#include "policies/train/EvolutionStrategies.h"
 #include "llvm/Support/Error.h"
 #include <memory>
 #include <string>
@@ -32,11 +33,18 @@ struct InlinerTrainOptions {
   // Behavioural cloning.
   unsigned Epochs = 40;
   double LearningRate = 3e-3;
-  // Evolution strategies.
+  // Evolution strategies (RunDir, Seed and Jobs are the ones above).
   std::string InitModel; // the cloned model to start from (required for ES)
-  unsigned Iterations = 60, Pairs = 8, ModulesPerIteration = 16;
-  double Sigma = 0.05, StepSize = 0.02;
-  unsigned ValidateEvery = 5, ValidationModules = 40;
+  ESOptions ES = [] {
+    ESOptions E;
+    E.Trainer = "inliner-es";
+    E.Iterations = 60;
+    E.ItemsPerIteration = 16;
+    E.Sigma = 0.05;
+    E.StepSize = 0.02;
+    return E;
+  }();
+  unsigned ValidationModules = 40;
 };
 
 // Modules of which the measurements mean something for the inliner: at least one call site

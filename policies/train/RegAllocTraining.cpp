@@ -287,29 +287,15 @@ Error trainRegAllocES(const RegAllocTrainOptions &O, const std::vector<CorpusMod
     // The shipped model is the best before fallback (the target is the allocator's own).
     return std::make_pair(-std::log(F.CostRatio), F.toJSON());
   };
-  P.Export = [&](ArrayRef<float> W, json::Object Extra) -> Error {
-    json::Object Meta = Init.metadata();
-    Meta["trainer"] = "regalloc-es";
-    Meta["seed"] = int64_t(O.Seed);
-    Meta["target"] = O.TargetPrefix;
-    Meta["level"] = O.Level;
-    Meta["train_modules"] = int64_t(TrainM->size());
-    Meta["validation_modules"] = int64_t(ValM->size());
-    for (auto &[K, V] : Extra)
-      Meta[K] = V;
-    return writeFileAtomically(O.RunDir + "/model.smm", ExportedModel::serialize(Meta, W));
-  };
-  ESOptions E;
-  E.Trainer = "regalloc-es";
+  P.ModelMetadata = Init.metadata();
+  P.ModelMetadata["target"] = O.TargetPrefix;
+  P.ModelMetadata["level"] = O.Level;
+  P.ModelMetadata["train_modules"] = int64_t(TrainM->size());
+  P.ModelMetadata["validation_modules"] = int64_t(ValM->size());
+  ESOptions E = O.ES;
   E.RunDir = O.RunDir;
   E.Seed = O.Seed;
-  E.Iterations = O.Iterations;
-  E.Pairs = O.Pairs;
-  E.ItemsPerIteration = O.ModulesPerIteration;
   E.Jobs = O.Jobs;
-  E.ValidateEvery = O.ValidateEvery;
-  E.Sigma = O.Sigma;
-  E.StepSize = O.StepSize;
   return runEvolutionStrategies(E, Init.weights(), P);
 }
 

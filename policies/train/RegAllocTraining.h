@@ -12,6 +12,7 @@
 // RUN/checkpoint/optimized, so every policy evaluation is codegen only.
 #pragma once
 #include "policies/env/Corpus.h"
+#include "policies/train/EvolutionStrategies.h"
 #include "llvm/Support/Error.h"
 #include <string>
 #include <vector>
@@ -25,9 +26,17 @@ struct RegAllocTrainOptions {
   uint64_t Seed = 1;
   unsigned Hidden = 16;
   unsigned Jobs = 2;
-  unsigned Iterations = 40, Pairs = 8, ModulesPerIteration = 24;
-  double Sigma = 0.1, StepSize = 0.02;
-  unsigned ValidateEvery = 5, ValidationModules = 60;
+  // Evolution strategies (RunDir, Seed and Jobs are the ones above).
+  ESOptions ES = [] {
+    ESOptions E;
+    E.Trainer = "regalloc-es";
+    E.Iterations = 40;
+    E.ItemsPerIteration = 24;
+    E.Sigma = 0.1;
+    E.StepSize = 0.02;
+    return E;
+  }();
+  unsigned ValidationModules = 60;
 };
 
 llvm::Error trainRegAllocES(const RegAllocTrainOptions &O, const std::vector<CorpusModule> &Train,

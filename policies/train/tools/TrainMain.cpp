@@ -112,16 +112,16 @@ static cl::opt<unsigned> MaxIR("max-ir", cl::desc("skip larger modules"), cl::in
 // The ML inliner's trainers (defaults: InlinerTrainOptions).
 static InlinerTrainOptions InlinerDefaults;
 static cl::opt<std::string> InitModel("init", cl::desc("inliner-es: the cloned model to start from"));
-static cl::opt<unsigned> Iterations("iterations", cl::init(InlinerDefaults.Iterations),
+static cl::opt<unsigned> Iterations("iterations", cl::init(InlinerDefaults.ES.Iterations),
                                     cl::desc("inliner-es: iterations"));
-static cl::opt<unsigned> Pairs("pairs", cl::init(InlinerDefaults.Pairs),
+static cl::opt<unsigned> Pairs("pairs", cl::init(InlinerDefaults.ES.Pairs),
                                cl::desc("inliner-es: antithetic perturbation pairs per iteration"));
 static cl::opt<unsigned> ModulesPerIteration("modules-per-iteration",
-                                             cl::init(InlinerDefaults.ModulesPerIteration),
+                                             cl::init(InlinerDefaults.ES.ItemsPerIteration),
                                              cl::desc("inliner-es: sampled modules per iteration"));
-static cl::opt<double> Sigma("sigma", cl::init(InlinerDefaults.Sigma),
+static cl::opt<double> Sigma("sigma", cl::init(InlinerDefaults.ES.Sigma),
                              cl::desc("inliner-es: perturbation scale"));
-static cl::opt<double> StepSize("step-size", cl::init(InlinerDefaults.StepSize),
+static cl::opt<double> StepSize("step-size", cl::init(InlinerDefaults.ES.StepSize),
                                 cl::desc("inliner-es: Adam step size"));
 static cl::opt<unsigned> InlinerHidden("hidden", cl::init(InlinerDefaults.Hidden),
                                        cl::desc("inliner-bc: width of the two hidden layers"));
@@ -210,8 +210,10 @@ int trainValue(int Argc, const char **Argv) {
   return 0;
 }
 
-// The ML inliner learns from whole-module compiles, not from the pass-ordering environment.
-int trainInliner(int Argc, const char **Argv) {
+// A trainer over the corpus splits (--corpus, --hashes, --validation-hashes, --run): reads
+// the splits, records the command, runs Train and renders its report.
+int trainOnSplits(int Argc, const char **Argv,
+                  const std::function<Error(const Splits &)> &Train) {
   if (CorpusDir.empty() || Hashes.empty() || ValHashes.empty() || RunDir.empty())
     return fail("--trainer " + Trainer +
                 " needs --corpus, --hashes, --validation-hashes and --run");
@@ -221,30 +223,9 @@ int trainInliner(int Argc, const char **Argv) {
   if (MaxModules && S->Train.size() > MaxModules)
     S->Train.resize(MaxModules);
   recordCommand(Argc, Argv);
-  InlinerTrainOptions O;
-  O.RunDir = RunDir;
-  O.TargetPrefix = TargetPrefix;
-  O.Seed = Seed;
-  O.Jobs = Jobs;
-  O.Hidden = InlinerHidden;
-  if (Epochs.getNumOccurrences())
-    O.Epochs = Epochs;
-  O.InitModel = InitModel;
-  O.Iterations = Iterations;
-  O.Pairs = Pairs;
-  O.ModulesPerIteration = ModulesPerIteration;
-  O.Sigma = Sigma;
-  O.StepSize = StepSize;
-  O.ValidationModules = ValidationModules;
-  if (ValidateEvery.getNumOccurrences())
-    O.ValidateEvery = unsigned(ValidateEvery);
   outs() << "training " << Trainer << " on " << S->Train.size() << " modules ("
          << S->Validation.size() << " for validation)\n";
-  Error E = guardLibTorch([&] {
-    return Trainer == "inliner-bc" ? trainInlinerBC(O, S->Train, S->Validation)
-                                   : trainInlinerES(O, S->Train, S->Validation);
-  });
-  if (E)
+  if (Error E = guardLibTorch([&] { return Train(*S); }))
     return fail(toString(std::move(E)));
   if (Error R = writeTrainingReport(RunDir))
     return fail(toString(std::move(R)));
@@ -252,50 +233,63 @@ int trainInliner(int Argc, const char **Argv) {
   return 0;
 }
 
+bool given(const cl::Option &Opt) { return Opt.getNumOccurrences() > 0; }
+
+// The evolution-strategies flags over a trainer's defaults (the flags' own defaults are the
+// inliner's, so a flag only counts when given).
+ESOptions esOptions(ESOptions O) {
+  if (given(Iterations))
+    O.Iterations = Iterations;
+  if (given(Pairs))
+    O.Pairs = Pairs;
+  if (given(ModulesPerIteration))
+    O.ItemsPerIteration = ModulesPerIteration;
+  if (given(Sigma))
+    O.Sigma = Sigma;
+  if (given(StepSize))
+    O.StepSize = StepSize;
+  if (given(ValidateEvery))
+    O.ValidateEvery = unsigned(ValidateEvery);
+  return O;
+}
+
+// The ML inliner learns from whole-module compiles, not from the pass-ordering environment.
+int trainInliner(int Argc, const char **Argv) {
+  InlinerTrainOptions O;
+  O.RunDir = RunDir;
+  O.TargetPrefix = TargetPrefix;
+  O.Seed = Seed;
+  O.Jobs = Jobs;
+  O.Hidden = InlinerHidden;
+  if (given(Epochs))
+    O.Epochs = Epochs;
+  O.InitModel = InitModel;
+  O.ES = esOptions(O.ES);
+  O.ValidationModules = ValidationModules;
+  return trainOnSplits(Argc, Argv, [&](const Splits &S) {
+    return Trainer == "inliner-bc" ? trainInlinerBC(O, S.Train, S.Validation)
+                                   : trainInlinerES(O, S.Train, S.Validation);
+  });
+}
+
 // The register-allocation policy learns from codegen of clang's optimized modules.
 int trainRegAlloc(int Argc, const char **Argv) {
-  if (CorpusDir.empty() || Hashes.empty() || ValHashes.empty() || RunDir.empty())
-    return fail("--trainer regalloc-es needs --corpus, --hashes, --validation-hashes and --run");
   if (!is_contained(std::vector<std::string>{"O1", "O2", "O3", "Os", "Oz"}, CompileLevel))
     return fail("--compile-level must be O1, O2, O3, Os or Oz");
-  Expected<Splits> S = readSplits();
-  if (!S)
-    return fail(toString(S.takeError()));
-  if (MaxModules && S->Train.size() > MaxModules)
-    S->Train.resize(MaxModules);
-  recordCommand(Argc, Argv);
   RegAllocTrainOptions O;
   O.RunDir = RunDir;
   O.TargetPrefix = TargetPrefix;
   O.Level = CompileLevel;
   O.Seed = Seed;
   O.Jobs = Jobs;
-  // The inliner's defaults are the flags' defaults; the allocator's apply unless given.
-  auto Given = [](const cl::Option &Opt) { return Opt.getNumOccurrences() > 0; };
-  if (Given(InlinerHidden))
+  if (given(InlinerHidden))
     O.Hidden = InlinerHidden;
-  if (Given(Iterations))
-    O.Iterations = Iterations;
-  if (Given(Pairs))
-    O.Pairs = Pairs;
-  if (Given(ModulesPerIteration))
-    O.ModulesPerIteration = ModulesPerIteration;
-  if (Given(Sigma))
-    O.Sigma = Sigma;
-  if (Given(StepSize))
-    O.StepSize = StepSize;
-  if (Given(ValidationModules))
+  O.ES = esOptions(O.ES);
+  if (given(ValidationModules))
     O.ValidationModules = ValidationModules;
-  if (Given(ValidateEvery))
-    O.ValidateEvery = unsigned(ValidateEvery);
-  outs() << "training regalloc-es on " << S->Train.size() << " modules ("
-         << S->Validation.size() << " for validation)\n";
-  if (Error E = guardLibTorch([&] { return trainRegAllocES(O, S->Train, S->Validation); }))
-    return fail(toString(std::move(E)));
-  if (Error R = writeTrainingReport(RunDir))
-    return fail(toString(std::move(R)));
-  outs() << "model: " << RunDir << "/model.smm\n";
-  return 0;
+  return trainOnSplits(Argc, Argv, [&](const Splits &S) {
+    return trainRegAllocES(O, S.Train, S.Validation);
+  });
 }
 
 } // namespace
