@@ -31,6 +31,9 @@ struct CandidateResult {
   double Millis = 0;         // wall time in the candidate process
   double RegAllocCost = 0;   // frequency-weighted spills, reloads, copies (RegAllocCost.h)
   unsigned RegAllocRanges = 0, RegAllocChanged = 0; // with a register-allocation policy
+  // Functions with a spill cost, and how many of them a policy head allocated (per-function
+  // choice, runtime/RegAllocPortfolio.h); code generations the choice took.
+  unsigned RegAllocFunctions = 0, RegAllocFunctionsChanged = 0, RegAllocCodegens = 0;
   char Message[240] = {};    // why it failed, for -v and explain
 
   // One line, whatever LLVM said: it ends up in a table row and a JSON log line.

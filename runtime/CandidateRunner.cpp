@@ -4,6 +4,7 @@
 #include "runtime/PipelineBuilder.h"
 #include "runtime/PolicyRollout.h"
 #include "runtime/RegAllocCost.h"
+#include "runtime/RegAllocPortfolio.h"
 #include "policies/regalloc/MLRegAllocAdvisor.h"
 #include "policies/model/ExportedModel.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -117,25 +118,45 @@ void runCandidate(Module &M, const CandidateSpec &Spec, const CandidateContext &
   // Codegen rewrites the IR it runs on, so the assembly (if any) comes from a copy.
   std::unique_ptr<Module> ForAsm = Ctx.EmitAssembly ? CloneModule(M) : nullptr;
   SmallString<0> Object, Assembly;
-  RegAllocLog RALog;
-  std::optional<ScopedMLRegAlloc> MLRegAlloc;
-  if (Spec.RegAlloc)
-    MLRegAlloc.emplace(*Spec.RegAlloc, &RALog);
-  RegAllocCost Cost;
-  bool Emitted;
-  {
+  auto Emit = [&](Module &Mod, SmallVectorImpl<char> &Out, EmitKind Kind) -> Error {
+    if (emitWithClangBackend(CI, Mod, Kind, Out) && Diags->FirstError.empty())
+      return Error::success();
+    return createStringError(inconvertibleErrorCode(), Diags->FirstError.empty()
+                                                           ? "backend error"
+                                                           : Diags->FirstError);
+  };
+  // With a register-allocation policy each function gets the cheapest of LLVM's allocation
+  // and the policy's heads; the assembly then follows the same plan.
+  RegAllocPlan Plan = RegAllocPlan::wholeModule(RegAllocPlan::Greedy);
+  if (Spec.RegAlloc) {
+    Expected<PortfolioAllocation> P =
+        allocatePerFunction(M, *Spec.RegAlloc, [&](Module &Mod, SmallVectorImpl<char> &Out) {
+          return Emit(Mod, Out, EmitKind::Object);
+        });
+    if (!P)
+      return Finish(Outcome::CodegenFailed, toString(P.takeError()));
+    Object = std::move(P->Object);
+    Plan = std::move(P->Plan);
+    R.RegAllocCost = P->Cost.weighted();
+    R.RegAllocRanges = P->Log.Ranges;
+    R.RegAllocChanged = P->Log.Changed;
+    R.RegAllocFunctions = P->Functions;
+    R.RegAllocFunctionsChanged = P->FunctionsChanged;
+    R.RegAllocCodegens = P->Codegens;
+  } else {
+    RegAllocCost Cost;
     ScopedRegAllocCost Measure(M.getContext(), Cost);
-    Emitted = emitWithClangBackend(CI, M, EmitKind::Object, Object);
+    if (Error E = Emit(M, Object, EmitKind::Object))
+      return Finish(Outcome::CodegenFailed, toString(std::move(E)));
+    R.RegAllocCost = Cost.weighted();
   }
-  R.RegAllocCost = Cost.weighted();
-  R.RegAllocRanges = RALog.Ranges;
-  R.RegAllocChanged = RALog.Changed;
-  if (!Emitted || !Diags->FirstError.empty())
-    return Finish(Outcome::CodegenFailed, Diags->FirstError.empty() ? "backend error"
-                                                                     : Diags->FirstError);
-  if (ForAsm && (!emitWithClangBackend(CI, *ForAsm, EmitKind::Assembly, Assembly) ||
-                 !Diags->FirstError.empty()))
-    return Finish(Outcome::CodegenFailed, "assembly: " + Diags->FirstError);
+  if (ForAsm) {
+    std::optional<ScopedMLRegAlloc> AsmPlan;
+    if (Spec.RegAlloc)
+      AsmPlan.emplace(*Spec.RegAlloc, nullptr, &Plan);
+    if (Error E = Emit(*ForAsm, Assembly, EmitKind::Assembly))
+      return Finish(Outcome::CodegenFailed, "assembly: " + toString(std::move(E)));
+  }
 
   Expected<ObjectSize> Size = measureObject(MemoryBufferRef(Object.str(), "candidate"));
   if (!Size)

@@ -3,6 +3,7 @@
 #include "runtime/LLVMTargets.h"
 #include "runtime/PipelineBuilder.h"
 #include "runtime/RegAllocCost.h"
+#include "runtime/RegAllocPortfolio.h"
 #include "policies/regalloc/MLRegAllocAdvisor.h"
 #include "clang/Basic/DiagnosticOptions.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -72,18 +73,30 @@ Error CodegenContext::optimize(Module &M, const CandidateSpec &Spec, InlineLog *
 
 Expected<ObjectSize> CodegenContext::emitObject(Module &M, SmallVectorImpl<char> &Object,
                                                 const RegAllocRequest &RegAlloc) {
-  auto &Consumer = static_cast<FirstErrorConsumer &>(CI->getDiagnosticClient());
-  Consumer.First.clear();
   std::optional<ScopedMLRegAlloc> Policy;
   if (RegAlloc.Policy)
-    Policy.emplace(*RegAlloc.Policy, RegAlloc.Log);
+    Policy.emplace(*RegAlloc.Policy, RegAlloc.Log, RegAlloc.Plan);
   std::optional<ScopedRegAllocCost> Measure;
   if (RegAlloc.Cost)
     Measure.emplace(M.getContext(), *RegAlloc.Cost);
-  if (!emitWithClangBackend(*CI, M, EmitKind::Object, Object))
-    return createStringError(inconvertibleErrorCode(), "backend error: %s",
-                             Consumer.First.c_str());
+  if (Error E = emit(M, Object))
+    return std::move(E);
   return measureObject(MemoryBufferRef(StringRef(Object.data(), Object.size()), "object"));
+}
+
+Error CodegenContext::emit(Module &M, SmallVectorImpl<char> &Object) {
+  auto &Consumer = static_cast<FirstErrorConsumer &>(CI->getDiagnosticClient());
+  Consumer.First.clear();
+  if (emitWithClangBackend(*CI, M, EmitKind::Object, Object))
+    return Error::success();
+  return createStringError(inconvertibleErrorCode(), "backend error: %s", Consumer.First.c_str());
+}
+
+Expected<PortfolioAllocation> CodegenContext::emitObjectPerFunction(Module &M,
+                                                                  const RegAllocPolicy &Policy) {
+  return allocatePerFunction(M, Policy, [&](Module &Mod, SmallVectorImpl<char> &Object) {
+    return emit(Mod, Object);
+  });
 }
 
 Expected<std::unique_ptr<Module>> loadBitcodeFile(const std::string &Path, LLVMContext &Ctx) {

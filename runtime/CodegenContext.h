@@ -25,12 +25,15 @@ struct InlineLog;
 class RegAllocPolicy;
 struct RegAllocLog;
 struct RegAllocCost;
+struct RegAllocPlan;
+struct PortfolioAllocation;
 
 // How codegen allocates registers and what it reports about it (all optional).
 struct RegAllocRequest {
   const RegAllocPolicy *Policy = nullptr; // null: LLVM's greedy allocator as clang runs it
   RegAllocLog *Log = nullptr;             // the policy's decisions
   RegAllocCost *Cost = nullptr;           // the allocation's spill/reload/copy cost
+  const RegAllocPlan *Plan = nullptr;     // which head allocates which function (null: head 0)
 };
 
 class CodegenContext {
@@ -49,6 +52,13 @@ public:
   // Generates an object for M (rewriting M) and measures it; Object receives the bytes.
   llvm::Expected<ObjectSize> emitObject(llvm::Module &M, llvm::SmallVectorImpl<char> &Object,
                                         const RegAllocRequest &RegAlloc = {});
+  // Generates M's object (rewriting M), allocating registers as the scope around the call
+  // says: the emitter of runtime/RegAllocPortfolio.h.
+  llvm::Error emit(llvm::Module &M, llvm::SmallVectorImpl<char> &Object);
+  // Generates M's object with registers allocated per function among LLVM's priorities and
+  // Policy's heads (runtime/RegAllocPortfolio.h), as the compiler's ml-regalloc candidate does.
+  llvm::Expected<PortfolioAllocation> emitObjectPerFunction(llvm::Module &M,
+                                                            const RegAllocPolicy &Policy);
 
 private:
   CodegenContext() = default;

@@ -86,8 +86,10 @@ void printExplain(const TUDecision &D, raw_ostream &OS) {
     OS << "  regalloc: " << D.RegAllocModel;
     for (const CandidateReport &C : D.Candidates)
       if (C.Result.RegAllocRanges)
-        OS << format(", %u of %u priorities changed in %s", C.Result.RegAllocChanged,
-                     C.Result.RegAllocRanges, C.Name.c_str());
+        OS << format(", %u of %u priorities changed in %s (%u of %u functions with spill cost "
+                     "allocated by the policy)",
+                     C.Result.RegAllocChanged, C.Result.RegAllocRanges, C.Name.c_str(),
+                     C.Result.RegAllocFunctionsChanged, C.Result.RegAllocFunctions);
     OS << "\n";
   } else if (!D.RegAllocNote.empty()) {
     OS << "  regalloc: " << D.RegAllocNote << "\n";
@@ -114,8 +116,12 @@ std::string toJSONLine(const TUDecision &D) {
     }
     if (C.Result.Result == Outcome::Ok)
       O["regalloc_cost"] = C.Result.RegAllocCost;
-    if (C.Result.RegAllocRanges)
+    if (C.Result.RegAllocRanges) {
       O["priorities_changed"] = int64_t(C.Result.RegAllocChanged);
+      O["functions_changed"] = int64_t(C.Result.RegAllocFunctionsChanged);
+      O["functions_with_cost"] = int64_t(C.Result.RegAllocFunctions);
+      O["regalloc_codegens"] = int64_t(C.Result.RegAllocCodegens);
+    }
     if (C.Result.Message[0])
       O["message"] = C.Result.Message;
     if (C.Predicted) {

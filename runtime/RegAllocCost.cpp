@@ -1,5 +1,6 @@
 #include "runtime/RegAllocCost.h"
 #include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/Function.h"
 #include "llvm/IR/LLVMContext.h"
 
 using namespace llvm;
@@ -11,17 +12,18 @@ bool RegAllocCost::add(const DiagnosticInfo &DI) {
   if (!R || R->getPassName() != "regalloc" || R->getRemarkName() != "SpillReloadCopies")
     return false;
   ++Functions;
+  double FunctionCost = 0;
   for (const DiagnosticInfoOptimizationBase::Argument &A : R->getArgs()) {
     double V = 0;
     if (StringRef(A.Val).getAsDouble(V))
       continue;
     StringRef K = A.Key;
     if (K == "TotalSpillsCost" || K == "TotalFoldedSpillsCost")
-      Spills += V;
+      Spills += V, FunctionCost += V;
     else if (K == "TotalReloadsCost" || K == "TotalFoldedReloadsCost")
-      Reloads += V;
+      Reloads += V, FunctionCost += V;
     else if (K == "TotalCopiesCost")
-      Copies += V;
+      Copies += V, FunctionCost += CopyWeight * V;
     else if (K == "NumSpills" || K == "NumFoldedSpills")
       NumSpills += unsigned(V);
     else if (K == "NumReloads" || K == "NumFoldedReloads")
@@ -29,6 +31,7 @@ bool RegAllocCost::add(const DiagnosticInfo &DI) {
     else if (K == "NumVRCopies")
       NumCopies += unsigned(V);
   }
+  PerFunction[R->getFunction().getName()] += FunctionCost;
   return true;
 }
 

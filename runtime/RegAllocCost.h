@@ -5,6 +5,7 @@
 // copies by 0.2 as MLGO's register-allocation reward does (a copy is usually cheap). Asking for
 // the remark changes no code: it is computed after allocation, from the allocated function.
 #pragma once
+#include "llvm/ADT/StringMap.h"
 #include "llvm/IR/DiagnosticHandler.h"
 #include <memory>
 
@@ -19,8 +20,12 @@ struct RegAllocCost {
   double Spills = 0, Reloads = 0, Copies = 0; // frequency-weighted, folded ones included
   unsigned NumSpills = 0, NumReloads = 0, NumCopies = 0;
   unsigned Functions = 0; // functions that reported (those with something to report)
+  // The weighted cost of each function that reported, by name: a function that spills,
+  // reloads and copies nothing does not report, and costs 0 (see costOf).
+  llvm::StringMap<double> PerFunction;
   static constexpr double CopyWeight = 0.2;
   double weighted() const { return Spills + Reloads + CopyWeight * Copies; }
+  double costOf(llvm::StringRef Function) const { return PerFunction.lookup(Function); }
   // Folds the remark in if DI is one; returns whether it was.
   bool add(const llvm::DiagnosticInfo &DI);
 };

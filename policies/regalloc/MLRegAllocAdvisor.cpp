@@ -21,6 +21,7 @@ namespace {
 
 thread_local const RegAllocPolicy *CurrentPolicy = nullptr;
 thread_local RegAllocLog *CurrentLog = nullptr;
+thread_local const RegAllocPlan *CurrentPlan = nullptr;
 PassInfo::NormalCtor_t LLVMPriorityAnalysisCtor = nullptr;
 
 float log1pf(double X) { return float(std::log1p(std::max(0.0, X))); }
@@ -29,9 +30,9 @@ float log1pf(double X) { return float(std::log1p(std::max(0.0, X))); }
 class PolicyPriorityAdvisor : public RegAllocPriorityAdvisor {
 public:
   PolicyPriorityAdvisor(const MachineFunction &MF, const RAGreedy &RA, SlotIndexes *Indexes,
-                        const RegAllocPolicy &Policy, RegAllocLog *Log)
+                        const RegAllocPolicy &Policy, RegAllocLog *Log, const RegAllocPlan *Plan)
       : RegAllocPriorityAdvisor(MF, RA, Indexes), Default(MF, RA, Indexes), Policy(Policy),
-        Log(Log) {
+        Log(Log), Head(Plan ? Plan->headFor(MF.getName()) : 0) {
     FunctionInstrs = std::max(1, Indexes->getZeroIndex().getApproxInstrDistance(
                                      Indexes->getLastIndex()));
   }
@@ -42,11 +43,11 @@ private:
     // A range in the split stage has its size alone as priority (no flag bits set).
     const bool Flagged = Prio >> 24;
     const unsigned Low = Flagged ? Prio & 0xFFFFFFu : Prio;
-    if (Policy.isGreedy() || Low >= (1u << 24)) {
+    if (Policy.isGreedy() || Head == RegAllocPlan::Greedy || Low >= (1u << 24)) {
       record(false);
       return Prio;
     }
-    unsigned NewLow = Policy.adjust(features(LI, Prio, Low), Low);
+    unsigned NewLow = Policy.adjust(features(LI, Prio, Low), Low, unsigned(Head));
     record(NewLow != Low);
     return Flagged ? (Prio & ~0xFFFFFFu) | NewLow : NewLow;
   }
@@ -100,36 +101,41 @@ private:
   DefaultPriorityAdvisor Default;
   const RegAllocPolicy &Policy;
   RegAllocLog *Log;
+  int Head; // RegAllocPlan::Greedy: LLVM's priorities for this function
   int FunctionInstrs = 1;
 };
 
 class PolicyPriorityProvider : public RegAllocPriorityAdvisorProvider {
 public:
-  PolicyPriorityProvider(const RegAllocPolicy &Policy, RegAllocLog *Log)
-      : RegAllocPriorityAdvisorProvider(AdvisorMode::Default), Policy(Policy), Log(Log) {}
+  PolicyPriorityProvider(const RegAllocPolicy &Policy, RegAllocLog *Log,
+                         const RegAllocPlan *Plan)
+      : RegAllocPriorityAdvisorProvider(AdvisorMode::Default), Policy(Policy), Log(Log),
+        Plan(Plan) {}
   std::unique_ptr<RegAllocPriorityAdvisor> getAdvisor(const MachineFunction &MF,
                                                       const RAGreedy &RA,
                                                       SlotIndexes &SI) override {
-    return std::make_unique<PolicyPriorityAdvisor>(MF, RA, &SI, Policy, Log);
+    return std::make_unique<PolicyPriorityAdvisor>(MF, RA, &SI, Policy, Log, Plan);
   }
 
 private:
   const RegAllocPolicy &Policy;
   RegAllocLog *Log;
+  const RegAllocPlan *Plan;
 };
 
 // Shares the base's pass ID, so the greedy allocator's getAnalysis finds it.
 class PolicyPriorityAnalysis : public RegAllocPriorityAdvisorAnalysisLegacy {
 public:
-  PolicyPriorityAnalysis(const RegAllocPolicy &Policy, RegAllocLog *Log)
+  PolicyPriorityAnalysis(const RegAllocPolicy &Policy, RegAllocLog *Log,
+                         const RegAllocPlan *Plan)
       : RegAllocPriorityAdvisorAnalysisLegacy(AdvisorMode::Default) {
-    Provider = std::make_unique<PolicyPriorityProvider>(Policy, Log);
+    Provider = std::make_unique<PolicyPriorityProvider>(Policy, Log, Plan);
   }
 };
 
 Pass *createPriorityAnalysis() {
   if (CurrentPolicy)
-    return new PolicyPriorityAnalysis(*CurrentPolicy, CurrentLog);
+    return new PolicyPriorityAnalysis(*CurrentPolicy, CurrentLog, CurrentPlan);
   return LLVMPriorityAnalysisCtor();
 }
 
@@ -147,16 +153,19 @@ void installPriorityHook() {
 
 } // namespace
 
-ScopedMLRegAlloc::ScopedMLRegAlloc(const RegAllocPolicy &Policy, RegAllocLog *Log)
-    : SavedPolicy(CurrentPolicy), SavedLog(CurrentLog) {
+ScopedMLRegAlloc::ScopedMLRegAlloc(const RegAllocPolicy &Policy, RegAllocLog *Log,
+                                   const RegAllocPlan *Plan)
+    : SavedPolicy(CurrentPolicy), SavedLog(CurrentLog), SavedPlan(CurrentPlan) {
   installPriorityHook();
   CurrentPolicy = &Policy;
   CurrentLog = Log;
+  CurrentPlan = Plan;
 }
 
 ScopedMLRegAlloc::~ScopedMLRegAlloc() {
   CurrentPolicy = SavedPolicy;
   CurrentLog = SavedLog;
+  CurrentPlan = SavedPlan;
 }
 
 } // namespace smartcc

@@ -12,8 +12,10 @@ namespace smartcc {
 
 class ScopedMLRegAlloc {
 public:
-  // Policy (and Log, if given) must outlive every codegen run inside the scope.
-  ScopedMLRegAlloc(const RegAllocPolicy &Policy, RegAllocLog *Log = nullptr);
+  // Policy (and Log and Plan, if given) must outlive every codegen run inside the scope.
+  // Without a plan every function takes head 0.
+  ScopedMLRegAlloc(const RegAllocPolicy &Policy, RegAllocLog *Log = nullptr,
+                   const RegAllocPlan *Plan = nullptr);
   ~ScopedMLRegAlloc();
   ScopedMLRegAlloc(const ScopedMLRegAlloc &) = delete;
   ScopedMLRegAlloc &operator=(const ScopedMLRegAlloc &) = delete;
@@ -21,6 +23,7 @@ public:
 private:
   const RegAllocPolicy *SavedPolicy;
   RegAllocLog *SavedLog;
+  const RegAllocPlan *SavedPlan;
 };
 
 } // namespace smartcc

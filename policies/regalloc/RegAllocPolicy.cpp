@@ -34,8 +34,9 @@ Expected<RegAllocPolicy> RegAllocPolicy::fromModel(ExportedModel Model, StringRe
   if (Model.inputSize() != regAllocFeatureCount())
     return Fail("the model reads " + Twine(Model.inputSize()) + " features, smartcc's " +
                 "register-allocation features are " + Twine(regAllocFeatureCount()));
-  if (Model.outputSize() != 1)
-    return Fail("a register-allocation model has one output, not " + Twine(Model.outputSize()));
+  if (Model.outputSize() < 1 || Model.outputSize() > 16)
+    return Fail("a register-allocation model has 1 to 16 outputs (heads), not " +
+                Twine(Model.outputSize()));
   RegAllocPolicy P;
   P.Model = std::move(Model);
   P.Source = Source.str();
@@ -59,10 +60,10 @@ std::optional<Expected<RegAllocPolicy>> RegAllocPolicy::builtinFor(StringRef Tri
   return fromModel(std::move((*B)->Model), (*B)->Source);
 }
 
-unsigned RegAllocPolicy::adjust(ArrayRef<float> Features, unsigned Low24) const {
-  if (!Model)
+unsigned RegAllocPolicy::adjust(ArrayRef<float> Features, unsigned Low24, unsigned Head) const {
+  if (!Model || Head >= heads())
     return Low24;
-  float Out = Model->forward(Features)[0];
+  float Out = Model->forward(Features)[Head];
   if (!std::isfinite(Out) || Out == 0.f)
     return Low24;
   // Bounded: a factor of e^8 either way is enough to move a range across the whole queue.

@@ -6,11 +6,14 @@
 // allocation can be invalid; the allocator, splitter and spiller remain LLVM's.
 //
 // A model is kind "regalloc" in the exported format (smartcc-train --trainer regalloc-es): one
-// output, read over regAllocFeatureNames(). The output layer of the warm start is zero, so the
-// untrained model is LLVM's default advisor exactly (see docs/ml-regalloc.md).
+// output per *head*, read over regAllocFeatureNames(). Each head is a way to rescale the
+// priorities; a compile chooses, per function, LLVM's own priorities or one head
+// (RegAllocPlan, runtime/RegAllocPortfolio.h). The output layer of the warm start is zero, so
+// the untrained model is LLVM's default advisor exactly (see docs/ml-regalloc.md).
 #pragma once
 #include "policies/model/ExportedModel.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include <optional>
@@ -39,13 +42,33 @@ public:
   static std::optional<llvm::Expected<RegAllocPolicy>> builtinFor(llvm::StringRef Triple);
 
   bool isGreedy() const { return !Model; }
-  // The rescaled ordering part of LLVM's priority: Low24 * exp(output), clamped to 24 bits.
-  unsigned adjust(llvm::ArrayRef<float> Features, unsigned Low24) const;
+  // Ways to rescale priorities: the model's outputs (0 for greedy()).
+  unsigned heads() const { return Model ? unsigned(Model->outputSize()) : 0; }
+  // The rescaled ordering part of LLVM's priority by Head: Low24 * exp(output[Head]), clamped
+  // to 24 bits.
+  unsigned adjust(llvm::ArrayRef<float> Features, unsigned Low24, unsigned Head = 0) const;
   const std::string &source() const { return Source; }
 
 private:
   std::optional<ExportedModel> Model;
   std::string Source = "<llvm greedy>";
+};
+
+// Which head of a policy allocates which function of a module. Functions not listed take
+// Default; Greedy means LLVM's own priorities (the policy is not asked).
+struct RegAllocPlan {
+  static constexpr int Greedy = -1;
+  int Default = 0;
+  llvm::StringMap<int> Heads;
+  static RegAllocPlan wholeModule(int Head) {
+    RegAllocPlan P;
+    P.Default = Head;
+    return P;
+  }
+  int headFor(llvm::StringRef Function) const {
+    auto It = Heads.find(Function);
+    return It == Heads.end() ? Default : It->second;
+  }
 };
 
 } // namespace smartcc

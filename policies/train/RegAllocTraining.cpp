@@ -3,8 +3,10 @@
 #include "policies/train/EvolutionStrategies.h"
 #include "runtime/CandidateSpec.h"
 #include "runtime/CodegenContext.h"
+#include "runtime/CompileLevel.h"
 #include "runtime/JSONLines.h"
 #include "runtime/RegAllocCost.h"
+#include "runtime/RegAllocPortfolio.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
@@ -22,19 +24,12 @@ using namespace llvm;
 
 namespace smartcc {
 
-std::vector<std::string> cc1ArgsForLevel(std::vector<std::string> Args, StringRef Level) {
-  for (std::string &A : Args)
-    if (StringRef(A).starts_with("-O") && A.size() <= 3)
-      A = ("-" + Level).str();
-  return Args;
-}
-
 Expected<CodegenModule> prepareCodegenModule(const CorpusModule &C, StringRef Level,
                                              const std::string &Dir) {
   CodegenModule Out;
   Out.Hash = C.Hash;
   Out.Name = C.Bench.Name;
-  Out.CC1Args = cc1ArgsForLevel(C.Bench.CC1Args, Level);
+  Out.CC1Args = cc1ArgsAtLevel(C.Bench.CC1Args, Level);
   Out.OptimizedBitcodePath = Dir + "/" + C.Hash + ".bc";
   if (sys::fs::exists(Out.OptimizedBitcodePath))
     return Out;
@@ -47,11 +42,7 @@ Expected<CodegenModule> prepareCodegenModule(const CorpusModule &C, StringRef Le
     return M.takeError();
   // The frontend marks every function for the level it compiled at (-Oz: minsize optsize);
   // a speed build's frontend would not have.
-  if (Level != "Oz" && Level != "Os")
-    for (Function &F : **M) {
-      F.removeFnAttr(Attribute::MinSize);
-      F.removeFnAttr(Attribute::OptimizeForSize);
-    }
+  setSizeAttributesForLevel(**M, Level);
   if (Error E = (*CG)->optimize(**M, CandidateSpec()))
     return std::move(E);
   SmallString<0> Bitcode;
@@ -77,7 +68,35 @@ Expected<RegAllocMeasurement> measureRegAlloc(const CodegenModule &M,
   Expected<ObjectSize> Size = (*CG)->emitObject(**Mod, Obj, {Policy, &Log, &Cost});
   if (!Size)
     return Size.takeError();
-  return RegAllocMeasurement{Cost.weighted(), Size->AllocBytes, Log.Ranges, Log.Changed};
+  return RegAllocMeasurement{Cost.weighted(), Size->AllocBytes, Log.Ranges, Log.Changed,
+                             std::move(Cost.PerFunction)};
+}
+
+Expected<PerFunctionMeasurement> measurePerFunction(const CodegenModule &M,
+                                                    const RegAllocMeasurement &Greedy,
+                                                    const RegAllocPolicy &Policy) {
+  RegAllocCost G;
+  G.PerFunction = Greedy.PerFunction;
+  G.Spills = Greedy.Cost; // weighted() is all choosePerFunction needs of the total
+  const StringSet<> Costly = costlyFunctions(G);
+  PerFunctionMeasurement Out{Greedy.Cost, Greedy.Cost, 0};
+  if (Costly.empty())
+    return Out;
+  Expected<std::unique_ptr<CodegenContext>> CG = CodegenContext::fromCC1Args(M.CC1Args);
+  if (!CG)
+    return CG.takeError();
+  LLVMContext Ctx;
+  Expected<std::unique_ptr<Module>> Mod = loadBitcodeFile(M.OptimizedBitcodePath, Ctx);
+  if (!Mod)
+    return Mod.takeError();
+  Expected<std::vector<RegAllocCost>> Heads =
+      headCosts(**Mod, Policy, Costly, [&](Module &X, SmallVectorImpl<char> &Obj) {
+        return (*CG)->emit(X, Obj);
+      });
+  if (!Heads)
+    return Heads.takeError();
+  PerFunctionChoice C = choosePerFunction(G, *Heads);
+  return PerFunctionMeasurement{C.Cost, C.HeadsOnlyCost, unsigned(C.Plan.Heads.size())};
 }
 
 namespace {
@@ -102,8 +121,14 @@ Expected<std::vector<Prepared>> prepare(const std::vector<CorpusModule> &Modules
   std::map<std::string, RegAllocMeasurement> Cached;
   if (ErrorOr<std::unique_ptr<MemoryBuffer>> B = MemoryBuffer::getFile(Path))
     forEachJSONObject((*B)->getBuffer(), [&](const json::Object &J) {
-      Cached[J.getString("hash").value_or("").str()] = {
-          J.getNumber("cost").value_or(-1), uint64_t(J.getInteger("bytes").value_or(0)), 0, 0};
+      RegAllocMeasurement &M = Cached[J.getString("hash").value_or("").str()];
+      M.Cost = J.getNumber("cost").value_or(-1);
+      M.Bytes = uint64_t(J.getInteger("bytes").value_or(0));
+      if (const json::Object *F = J.getObject("functions"))
+        for (const auto &[Name, Cost] : *F)
+          M.PerFunction[Name.str()] = Cost.getAsNumber().value_or(0);
+      else if (M.Cost > 0)
+        M.Cost = -2; // written before per-function costs: measure again
     });
   std::vector<Prepared> Out(Modules.size());
   std::vector<bool> Ok(Modules.size(), false);
@@ -122,7 +147,7 @@ Expected<std::vector<Prepared>> prepare(const std::vector<CorpusModule> &Modules
     Out[I].Module = *CM;
     {
       std::lock_guard<std::mutex> Lock(Mu);
-      if (auto It = Cached.find(Modules[I].Hash); It != Cached.end()) {
+      if (auto It = Cached.find(Modules[I].Hash); It != Cached.end() && It->second.Cost != -2) {
         Out[I].Greedy = It->second;
         Ok[I] = It->second.Cost >= 0;
         return;
@@ -134,10 +159,15 @@ Expected<std::vector<Prepared>> prepare(const std::vector<CorpusModule> &Modules
       consumeError(G.takeError());
       Log << json::Value(json::Object{{"hash", Modules[I].Hash}, {"cost", -1}}) << "\n";
     } else {
-      Out[I].Greedy = *G;
+      json::Object Functions;
+      for (const auto &[Name, Cost] : G->PerFunction)
+        Functions[Name] = Cost;
+      Out[I].Greedy = std::move(*G);
       Ok[I] = true;
-      Log << json::Value(json::Object{
-                 {"hash", Modules[I].Hash}, {"cost", G->Cost}, {"bytes", int64_t(G->Bytes)}})
+      Log << json::Value(json::Object{{"hash", Modules[I].Hash},
+                                      {"cost", Out[I].Greedy.Cost},
+                                      {"bytes", int64_t(Out[I].Greedy.Bytes)},
+                                      {"functions", std::move(Functions)}})
           << "\n";
     }
     if (++Done % 50 == 0)
@@ -151,70 +181,87 @@ Expected<std::vector<Prepared>> prepare(const std::vector<CorpusModule> &Modules
 }
 
 struct CostFigures {
-  double CostRatio = 1, AfterFallback = 1, BytesRatio = 1;
-  unsigned Better = 0, Worse = 0, Failed = 0, Ranges = 0, Changed = 0;
+  // Geomeans over modules of cost / greedy's: each function at its cheapest head (the policy
+  // alone, before any fallback), and at the cheapest of greedy and the heads (what ships).
+  double HeadsOnly = 1, PerFunction = 1;
+  unsigned Better = 0, Worse = 0, Failed = 0, FunctionsChanged = 0;
   json::Object toJSON() const {
-    return json::Object{{"cost_ratio", CostRatio},       {"cost_ratio_after_fallback", AfterFallback},
-                        {"geomean", 1.0 / CostRatio},    {"bytes_ratio", BytesRatio},
-                        {"better", int64_t(Better)},     {"worse", int64_t(Worse)},
-                        {"failed", int64_t(Failed)},     {"ranges", int64_t(Ranges)},
-                        {"changed", int64_t(Changed)}};
+    return json::Object{{"cost_ratio", HeadsOnly},
+                        {"cost_ratio_after_fallback", PerFunction},
+                        {"geomean", 1.0 / PerFunction},
+                        {"better", int64_t(Better)},
+                        {"worse", int64_t(Worse)},
+                        {"failed", int64_t(Failed)},
+                        {"functions_changed", int64_t(FunctionsChanged)}};
   }
 };
 
 CostFigures evaluate(const std::vector<Prepared> &Modules, const RegAllocPolicy &Policy,
                      unsigned Jobs) {
-  std::vector<std::optional<RegAllocMeasurement>> M(Modules.size());
+  std::vector<std::optional<PerFunctionMeasurement>> M(Modules.size());
   parallelFor(Modules.size(), Jobs, [&](size_t I) {
-    if (Expected<RegAllocMeasurement> R = measureRegAlloc(Modules[I].Module, &Policy))
+    if (Expected<PerFunctionMeasurement> R =
+            measurePerFunction(Modules[I].Module, Modules[I].Greedy, Policy))
       M[I] = *R;
     else
       consumeError(R.takeError());
   });
   CostFigures F;
-  double LC = 0, LF = 0, LB = 0;
+  double LH = 0, LP = 0;
   for (size_t I = 0; I < Modules.size(); ++I) {
     if (!M[I]) {
       ++F.Failed; // the compiler would keep greedy's
       continue;
     }
-    const RegAllocMeasurement &G = Modules[I].Greedy;
-    double R = std::log((M[I]->Cost + CostEpsilon) / (G.Cost + CostEpsilon));
-    LC += R;
-    LF += std::min(R, 0.0);
-    LB += std::log(double(M[I]->Bytes) / double(std::max<uint64_t>(G.Bytes, 1)));
-    F.Better += M[I]->Cost < G.Cost;
-    F.Worse += M[I]->Cost > G.Cost;
-    F.Ranges += M[I]->Ranges;
-    F.Changed += M[I]->Changed;
+    const double G = Modules[I].Greedy.Cost;
+    LH += std::log((M[I]->HeadsOnlyCost + CostEpsilon) / (G + CostEpsilon));
+    LP += std::log((M[I]->Cost + CostEpsilon) / (G + CostEpsilon));
+    F.Better += M[I]->HeadsOnlyCost < G;
+    F.Worse += M[I]->HeadsOnlyCost > G;
+    F.FunctionsChanged += M[I]->FunctionsChanged;
   }
   if (!Modules.empty()) {
-    F.CostRatio = std::exp(LC / double(Modules.size()));
-    F.AfterFallback = std::exp(LF / double(Modules.size()));
-    F.BytesRatio = std::exp(LB / double(Modules.size()));
+    F.HeadsOnly = std::exp(LH / double(Modules.size()));
+    F.PerFunction = std::exp(LP / double(Modules.size()));
   }
   return F;
 }
 
-// The warm start: ReLU(Hidden) x 2 with a zero output layer (the default advisor exactly).
+// The warm start: heads that are LLVM's default advisor (a zero output layer) plus, with
+// InitSpread, two random features per head with weights of random sign and size up to
+// InitSpread, so that the heads disagree from the first iteration. Hidden 0: linear heads;
+// otherwise ReLU(Hidden) x 2 in front (the random features then go to random hidden units).
 ExportedModel warmStart(const RegAllocTrainOptions &O) {
-  const size_t N = regAllocFeatureCount(), H = O.Hidden;
+  const size_t N = regAllocFeatureCount(), H = O.Hidden, K = std::max(1u, O.Heads);
   std::mt19937_64 Rng(O.Seed);
   std::vector<float> W;
   json::Array Layers;
   auto Linear = [&](size_t In, size_t Out, bool Zero) {
     Layers.push_back(json::Object{{"kind", "linear"}, {"in", int64_t(In)}, {"out", int64_t(Out)},
                                   {"offset", int64_t(W.size())}});
+    size_t Start = W.size();
     std::normal_distribution<float> D(0.f, 1.f / std::sqrt(float(In)));
     for (size_t I = 0; I < In * Out; ++I)
       W.push_back(Zero ? 0.f : D(Rng));
     W.insert(W.end(), Out, 0.f);
+    return Start;
   };
-  Linear(N, H, false);
-  Layers.push_back(json::Object{{"kind", "relu"}});
-  Linear(H, H, false);
-  Layers.push_back(json::Object{{"kind", "relu"}});
-  Linear(H, 1, true);
+  size_t In = N;
+  if (H) {
+    Linear(N, H, false);
+    Layers.push_back(json::Object{{"kind", "relu"}});
+    Linear(H, H, false);
+    Layers.push_back(json::Object{{"kind", "relu"}});
+    In = H;
+  }
+  size_t Out = Linear(In, K, true);
+  if (O.InitSpread > 0) {
+    std::uniform_int_distribution<size_t> Feature(0, In - 1);
+    std::uniform_real_distribution<float> Size(0.25f * float(O.InitSpread), float(O.InitSpread));
+    for (size_t Head = 0; Head < K; ++Head)
+      for (int J = 0; J < 2; ++J)
+        W[Out + Head * In + Feature(Rng)] = (Rng() & 1 ? 1.f : -1.f) * Size(Rng);
+  }
   json::Array Names;
   for (const std::string &F : regAllocFeatureNames())
     Names.push_back(F);
@@ -255,7 +302,8 @@ Error trainRegAllocES(const RegAllocTrainOptions &O, const std::vector<CorpusMod
   ExportedModel Init = warmStart(O);
   outs() << "evolution strategies on " << TrainM->size() << " training modules with a "
          << "register-allocation cost at -" << O.Level << " (" << ValM->size()
-         << " for validation), " << Init.weights().size() << " weights\n";
+         << " for validation), " << O.Heads << " heads, " << Init.weights().size()
+         << " weights\n";
 
   auto PolicyOf = [&](ArrayRef<float> W) {
     ExportedModel M = Init;
@@ -267,7 +315,7 @@ Error trainRegAllocES(const RegAllocTrainOptions &O, const std::vector<CorpusMod
   P.Sample = [&](ArrayRef<float> W, size_t Item) {
     const Prepared &PM = (*TrainM)[Item];
     RegAllocPolicy Policy = PolicyOf(W);
-    Expected<RegAllocMeasurement> R = measureRegAlloc(PM.Module, &Policy);
+    Expected<PerFunctionMeasurement> R = measurePerFunction(PM.Module, PM.Greedy, Policy);
     ESSample S;
     if (!R) {
       consumeError(R.takeError());
@@ -275,23 +323,26 @@ Error trainRegAllocES(const RegAllocTrainOptions &O, const std::vector<CorpusMod
       return S;
     }
     S.Gain = 100.0 * std::log((PM.Greedy.Cost + CostEpsilon) / (R->Cost + CostEpsilon));
-    S.Changed = R->Changed;
+    S.Changed = R->FunctionsChanged;
     return S;
   };
   P.Validate = [&](ArrayRef<float> W) {
     CostFigures F = evaluate(*ValM, PolicyOf(W), O.Jobs);
-    outs() << format("  validation: cost %.4f x greedy (after fallback %.4f), bytes %.4f x, "
-                     "%u better / %u worse, %u of %u priorities changed\n",
-                     F.CostRatio, F.AfterFallback, F.BytesRatio, F.Better, F.Worse, F.Changed,
-                     F.Ranges);
-    // The shipped model is the best before fallback (the target is the allocator's own).
-    return std::make_pair(-std::log(F.CostRatio), F.toJSON());
+    outs() << format("  validation: cost %.4f x greedy with each function at its cheapest of "
+                     "greedy and %u heads (heads alone %.4f, %u better / %u worse), %u "
+                     "functions by a head\n",
+                     F.PerFunction, O.Heads, F.HeadsOnly, F.Better, F.Worse,
+                     F.FunctionsChanged);
+    outs().flush();
+    // The shipped model is the best as the compiler uses it: per function, with greedy.
+    return std::make_pair(-std::log(F.PerFunction), F.toJSON());
   };
   P.ModelMetadata = Init.metadata();
   P.ModelMetadata["target"] = O.TargetPrefix;
   P.ModelMetadata["level"] = O.Level;
   P.ModelMetadata["train_modules"] = int64_t(TrainM->size());
   P.ModelMetadata["validation_modules"] = int64_t(ValM->size());
+  P.ModelMetadata["heads"] = int64_t(O.Heads);
   ESOptions E = O.ES;
   E.RunDir = O.RunDir;
   E.Seed = O.Seed;

@@ -2,10 +2,13 @@
 // greedy allocator's priorities, judged by the allocator's own frequency-weighted spill,
 // reload and copy cost (runtime/RegAllocCost.h) on real modules of the training split.
 //
-// --trainer regalloc-es: evolution strategies (policies/train/EvolutionStrategies.h) from the
-// warm start, a network whose output layer is zero: LLVM's default advisor exactly, which is
-// what behavioural cloning of the default advisor converges to, reached without an epoch (the
-// policy is a residual on the default priority, so the clone needs no fitting).
+// --trainer regalloc-es: evolution strategies (policies/train/EvolutionStrategies.h) on the
+// objective the compiler serves: each function allocated by the cheapest of LLVM's priorities
+// and the policy's heads (runtime/RegAllocPortfolio.h), so a head is rewarded for being good
+// where the others and LLVM are not. The warm start is behavioural cloning of the default
+// advisor, reached without an epoch (the policy is a residual on LLVM's priority, so a zero
+// output is LLVM's advisor exactly) plus, with InitSpread, a few random features per head so
+// that the heads start out different (otherwise every head is LLVM's and no function gains).
 // Each module is first optimized once by clang's pipeline at Level (for O1..O3 the harvested
 // -Oz frontend module loses its minsize/optsize attributes, and the cc1 arguments say the
 // level: the module a speed build hands to codegen); the optimized bitcode is kept in
@@ -13,6 +16,7 @@
 #pragma once
 #include "policies/env/Corpus.h"
 #include "policies/train/EvolutionStrategies.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
 #include <string>
 #include <vector>
@@ -24,7 +28,9 @@ struct RegAllocTrainOptions {
   std::string TargetPrefix = "x86_64";
   std::string Level = "O2"; // O1, O2, O3, Os or Oz
   uint64_t Seed = 1;
-  unsigned Hidden = 16;
+  unsigned Hidden = 0; // 0: linear heads
+  unsigned Heads = 8;
+  double InitSpread = 2.0; // largest starting weight of a head's random features (0: none)
   unsigned Jobs = 2;
   // Evolution strategies (RunDir, Seed and Jobs are the ones above).
   ESOptions ES = [] {
@@ -50,9 +56,6 @@ struct CodegenModule {
   std::string OptimizedBitcodePath;
 };
 
-// Rewrites a harvested -Oz module's cc1 arguments for Level.
-std::vector<std::string> cc1ArgsForLevel(std::vector<std::string> Args, llvm::StringRef Level);
-
 // Optimizes M at Level into Dir/HASH.bc (kept if present).
 llvm::Expected<CodegenModule> prepareCodegenModule(const CorpusModule &M, llvm::StringRef Level,
                                                    const std::string &Dir);
@@ -61,10 +64,22 @@ struct RegAllocMeasurement {
   double Cost = 0;       // RegAllocCost::weighted()
   uint64_t Bytes = 0;    // allocated bytes of the object
   unsigned Ranges = 0, Changed = 0;
+  llvm::StringMap<double> PerFunction; // RegAllocCost::PerFunction
 };
-// Code-generates M's optimized module with Policy (null: LLVM's greedy as clang).
+// Code-generates M's optimized module with Policy's head 0 on every function (null Policy:
+// LLVM's greedy as clang).
 class RegAllocPolicy;
 llvm::Expected<RegAllocMeasurement> measureRegAlloc(const CodegenModule &M,
                                                     const RegAllocPolicy *Policy);
+
+// The compiler's per-function choice on M: the cost with each function at the cheapest of
+// Greedy (M's costs under LLVM's priorities) and Policy's heads, and with heads only.
+struct PerFunctionMeasurement {
+  double Cost = 0, HeadsOnlyCost = 0;
+  unsigned FunctionsChanged = 0;
+};
+llvm::Expected<PerFunctionMeasurement>
+measurePerFunction(const CodegenModule &M, const RegAllocMeasurement &Greedy,
+                   const RegAllocPolicy &Policy);
 
 } // namespace smartcc

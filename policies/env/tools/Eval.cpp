@@ -6,7 +6,7 @@
 //                [--method random:TRIALSxLENGTH] [--method greedy:STEPS] [--method os|o0]
 //                [--method agent[:MODEL]@EFFORT] [--method policy:MODEL] [--method gcc-os]
 //                [--method coreset:FILE[:K]] [--method perfunc:OPTIONS]
-//                [--method inliner[:MODEL]]
+//                [--method inliner[:MODEL]] [--method regalloc[:MODEL]] [--regalloc-level O2]
 //                [--space autophase+macro+options] [--objective bytes|ir]
 //                [--hashes FILE] [--max-modules N] [--jobs 2] [--seed 1]
 //
@@ -16,13 +16,17 @@
 #include "ModulePool.h"
 #include "policies/SequenceAgent.h"
 #include "policies/inliner/InlinePolicy.h"
+#include "policies/regalloc/RegAllocPolicy.h"
 #include "policies/env/Corpus.h"
 #include "policies/model/ExportedModel.h"
 #include "policies/env/Search.h"
 #include "runtime/CandidateRunner.h"
+#include "runtime/CompileLevel.h"
 #include "runtime/Config.h"
 #include "runtime/JSONLines.h"
 #include "runtime/PerFunctionChoice.h"
+#include "runtime/RegAllocCost.h"
+#include "runtime/RegAllocPortfolio.h"
 #include "runtime/ScopedLLVMOptions.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -63,6 +67,9 @@ static cl::opt<unsigned> MaxModules("max-modules", cl::desc("at most this many m
                                     cl::init(0));
 static cl::opt<unsigned> Jobs("jobs", cl::desc("modules evaluated at once"), cl::init(2));
 static cl::opt<unsigned> Seed("seed", cl::desc("random seed"), cl::init(1));
+static cl::opt<std::string> RegAllocLevel("regalloc-level",
+                                          cl::desc("-O level of the regalloc method's compiles"),
+                                          cl::init("O2"));
 static cl::opt<std::string> Title("title", cl::desc("report title"),
                                   cl::init("smartcc-eval"));
 
@@ -235,23 +242,12 @@ Expected<EvalRow> evalCoreset(const CorpusModule &C, StringRef Arg, const EvalRo
 // neither `minsize` nor `optsize`, no optimization).
 Expected<EvalRow> evalLevel(CorpusModule C, StringRef Level, const EvalRow &Base) {
   EvalRow R = Base;
-  for (std::string &A : C.Bench.CC1Args)
-    if (A == "-Oz")
-      A = ("-" + Level).str();
-  // What clang's driver adds at that level and not at -Oz: the loop vectorizer at -Os.
-  if (Level == "Os" && !llvm::is_contained(C.Bench.CC1Args, "-vectorize-loops"))
-    C.Bench.CC1Args.push_back("-vectorize-loops");
-  if (Level == "O0")
-    llvm::erase(C.Bench.CC1Args, "-vectorize-slp");
+  C.Bench.CC1Args = cc1ArgsAtLevel(std::move(C.Bench.CC1Args), Level);
   Expected<Loaded> L = load(C);
   if (!L)
     return L.takeError();
   auto Start = std::chrono::steady_clock::now();
-  for (Function &F : *L->M) {
-    F.removeFnAttr(Attribute::MinSize);
-    if (Level == "O0")
-      F.removeFnAttr(Attribute::OptimizeForSize);
-  }
+  setSizeAttributesForLevel(*L->M, Level);
   if (Error E = optimizeAndMeasure(*L, CandidateSpec(), R))
     return std::move(E);
   R.Seconds = since(Start);
@@ -319,6 +315,63 @@ Expected<EvalRow> evalInliner(const CorpusModule &C, StringRef ModelPath, const 
   Spec.Name = "inliner";
   Spec.Inliner = std::make_shared<const InlinePolicy>(std::move(**P));
   return evalCandidate(C, Spec, Base);
+}
+
+// ML register allocation as the compiler does it with `regalloc` set, at --regalloc-level
+// (default O2): clang's middle-end at that level once, then clang's codegen with LLVM's greedy
+// priorities, and the compiler's per-function choice among greedy and the policy's heads:
+// "regalloc" (the model built in for the module's target) or "regalloc:MODEL.smm". The row's
+// clang figures are greedy's at that level; its costs are the allocator's own report.
+Expected<EvalRow> evalRegAlloc(CorpusModule C, StringRef ModelPath, const EvalRow &Base) {
+  std::optional<Expected<RegAllocPolicy>> P;
+  if (ModelPath.empty())
+    P = RegAllocPolicy::builtinFor(C.Target);
+  else
+    P = RegAllocPolicy::load(ModelPath.str());
+  if (!P)
+    return createStringError(inconvertibleErrorCode(),
+                             "no built-in register-allocation model for %s", C.Target.c_str());
+  if (!*P)
+    return P->takeError();
+  C.Bench.CC1Args = cc1ArgsAtLevel(std::move(C.Bench.CC1Args), RegAllocLevel);
+  Expected<Loaded> L = load(C);
+  if (!L)
+    return L.takeError();
+  setSizeAttributesForLevel(*L->M, RegAllocLevel);
+  auto Start = std::chrono::steady_clock::now();
+  if (Error E = L->CG->optimize(*L->M, CandidateSpec()))
+    return std::move(E);
+  const double OptSeconds = since(Start);
+  EvalRow R = Base;
+  R.IR = R.ClangIR = countIRInstructions(*L->M);
+  // Greedy, as clang.
+  auto GreedyStart = std::chrono::steady_clock::now();
+  std::unique_ptr<Module> Copy = CloneModule(*L->M);
+  SmallVector<char, 0> Obj;
+  RegAllocCost Greedy;
+  Expected<ObjectSize> GreedySize = L->CG->emitObject(*Copy, Obj, {nullptr, nullptr, &Greedy});
+  if (!GreedySize)
+    return GreedySize.takeError();
+  R.ClangBytes = GreedySize->AllocBytes;
+  R.ClangCost = Greedy.weighted();
+  R.ClangSeconds = OptSeconds + since(GreedyStart);
+  // The per-function choice.
+  auto MLStart = std::chrono::steady_clock::now();
+  Expected<PortfolioAllocation> A = L->CG->emitObjectPerFunction(*L->M, **P);
+  if (!A)
+    return A.takeError();
+  Expected<ObjectSize> Size =
+      measureObject(MemoryBufferRef(StringRef(A->Object.data(), A->Object.size()), "ml"));
+  if (!Size)
+    return Size.takeError();
+  R.Seconds = OptSeconds + since(MLStart);
+  R.Bytes = Size->AllocBytes;
+  R.Cost = A->Cost.weighted();
+  R.HeadCost = A->HeadsOnlyCost;
+  R.Sequence = std::to_string(A->FunctionsChanged) + " of " + std::to_string(A->Functions) +
+               " functions with spill cost allocated by the policy, " +
+               std::to_string(A->Codegens) + " codegens";
+  return R;
 }
 
 // A policy of the RL trainers (DQN, PPO, world model) played greedily, as the `policy`
@@ -461,6 +514,8 @@ int evalModule(const CorpusModule &C, const Config &Cfg, const std::string &Path
         StringRef Arg = StringRef(M).drop_front(7);
         Arg.consume_front(":");
         R = evalInliner(C, Arg, Base);
+      } else if (M == "regalloc" || StringRef(M).starts_with("regalloc:")) {
+        R = evalRegAlloc(C, StringRef(M).drop_front(std::min<size_t>(M.size(), 9)), Base);
       } else if (StringRef(M).starts_with("policy:")) {
         R = evalPolicy(C, StringRef(M).drop_front(7), Base);
       } else if (StringRef(M).starts_with("perfunc:")) {

@@ -15,6 +15,12 @@ struct EvalRow {
   bool Failed = false;
   std::string Error;
   std::string Sequence; // the actions a search chose, space-separated
+  // Register allocation (method regalloc): the greedy allocator's frequency-weighted spill,
+  // reload and copy cost of the method (per-function choice), of the policy's heads alone
+  // (each function's cheapest head, LLVM's priorities excluded: before any fallback), and of
+  // LLVM's own priorities; -1 when not measured.
+  // In these rows "clang" is clang at the method's speed level with the greedy allocator.
+  double Cost = -1, HeadCost = -1, ClangCost = -1;
 };
 
 llvm::json::Value toJSON(const EvalRow &R);

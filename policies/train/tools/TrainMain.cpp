@@ -133,6 +133,15 @@ static cl::opt<unsigned> ValidationModules("validation-modules",
                                            cl::init(InlinerDefaults.ValidationModules),
                                            cl::desc("inliner-es: validation modules measured"));
 
+static const RegAllocTrainOptions RegAllocDefaults;
+static cl::opt<unsigned> Heads("heads", cl::init(RegAllocDefaults.Heads),
+                               cl::desc("regalloc-es: policy heads; the compiler allocates "
+                                        "each function with the cheapest of LLVM's priorities "
+                                        "and these"));
+static cl::opt<double> InitSpread("init-spread", cl::init(RegAllocDefaults.InitSpread),
+                                  cl::desc("regalloc-es: largest starting weight of each "
+                                           "head's two random features (0: every head starts "
+                                           "as LLVM's advisor)"));
 static cl::opt<std::string> CompileLevel("compile-level", cl::init("O2"),
                                          cl::desc("regalloc-es: the -O level whose codegen is "
                                                   "trained (O1, O2, O3, Os, Oz)"));
@@ -284,6 +293,10 @@ int trainRegAlloc(int Argc, const char **Argv) {
   O.Jobs = Jobs;
   if (given(InlinerHidden))
     O.Hidden = InlinerHidden;
+  if (Heads < 1 || Heads > 16)
+    return fail("--heads must be 1 to 16");
+  O.Heads = Heads;
+  O.InitSpread = InitSpread;
   O.ES = esOptions(O.ES);
   if (given(ValidationModules))
     O.ValidationModules = ValidationModules;

@@ -1,0 +1,74 @@
+// Register allocation chosen per function among LLVM's own priorities and every head of a
+// policy (policies/regalloc/RegAllocPolicy.h). Register allocation of one function does not
+// depend on how another was allocated (no interprocedural allocation at clang's settings), so
+// the module is code-generated once with greedy priorities and once per head, each function's
+// cost is read from the allocator's own report (runtime/RegAllocCost.h), and a last codegen
+// gives every function the cheapest of its allocations. A head therefore only has to be good
+// where it is used: a policy that is worse on most functions still wins on the others, and no
+// function is allocated worse than by LLVM's heuristic.
+//
+// A function that LLVM's priorities allocate at no cost cannot be improved, so the heads'
+// codegens leave its body out (it becomes a declaration): they only compile the functions
+// that spill, reload or copy, and cost a fraction of a whole codegen.
+//
+// The last codegen is measured like the others; should the mix cost more than the best single
+// allocation (it cannot, unless an allocation depends on other functions after all), that
+// allocation is returned instead.
+#pragma once
+#include "policies/regalloc/RegAllocPolicy.h"
+#include "runtime/RegAllocCost.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Error.h"
+#include <vector>
+
+namespace llvm {
+class Module;
+}
+
+namespace smartcc {
+
+struct PortfolioAllocation {
+  llvm::SmallString<0> Object;   // the object of the allocation returned
+  RegAllocCost Cost;             // its cost
+  RegAllocLog Log;               // the policy's decisions in it
+  RegAllocPlan Plan;             // which head allocated which function
+  double GreedyCost = 0;         // LLVM's own priorities on the whole module
+  // The policy without LLVM's priorities: each function's cheapest head (the sum of the
+  // heads' per-function costs; what the policy is worth before any fallback).
+  double HeadsOnlyCost = 0;
+  unsigned Functions = 0;        // functions with a cost under some allocation
+  unsigned FunctionsChanged = 0; // ... allocated by a head in the result
+  unsigned Codegens = 0;         // code generations run
+};
+
+// Generates an object for M (which it may rewrite) into Object, allocating registers as the
+// scope around the call says; an error says why it could not.
+using EmitObjectFn =
+    llvm::function_ref<llvm::Error(llvm::Module &M, llvm::SmallVectorImpl<char> &Object)>;
+
+// Allocates M's functions per function as above (M is rewritten by the last codegen).
+llvm::Expected<PortfolioAllocation> allocatePerFunction(llvm::Module &M,
+                                                        const RegAllocPolicy &Policy,
+                                                        EmitObjectFn Emit);
+
+// The pieces, for the trainer (which knows greedy's costs already and needs no object):
+// the functions that cost anything under Greedy,
+llvm::StringSet<> costlyFunctions(const RegAllocCost &Greedy);
+// each head's costs on a copy of M that keeps only those functions' bodies,
+llvm::Expected<std::vector<RegAllocCost>> headCosts(const llvm::Module &M,
+                                                    const RegAllocPolicy &Policy,
+                                                    const llvm::StringSet<> &Costly,
+                                                    EmitObjectFn Emit);
+// and the choice: each costly function's cheapest head (absent: greedy keeps it, ties too).
+struct PerFunctionChoice {
+  RegAllocPlan Plan = RegAllocPlan::wholeModule(RegAllocPlan::Greedy);
+  double Cost = 0;          // Greedy's total with each function at its cheapest allocation
+  double HeadsOnlyCost = 0; // ... at its cheapest head, greedy excluded (functions greedy
+                            // allocates at no cost count 0: they are never compiled by a head)
+};
+PerFunctionChoice choosePerFunction(const RegAllocCost &Greedy,
+                                    const std::vector<RegAllocCost> &Heads);
+
+} // namespace smartcc

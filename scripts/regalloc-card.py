@@ -1,0 +1,76 @@
+#!/usr/bin/env python3
+"""regalloc-card.py TARGET RUN_DIR: prints the model card of policies/models/regalloc/TARGET.smm
+from the run that produced it (scripts/train-regalloc.sh): its command, data, seed, validation
+curve and, when it exists, its evaluation on the reserved packages (RUN_DIR/eval/report.md)."""
+import glob
+import hashlib
+import json
+import os
+import sys
+
+target, d = sys.argv[1], sys.argv[2]
+model = "policies/models/regalloc/%s.smm" % target
+with open(model, "rb") as f:
+    f.readline()
+    meta = json.loads(f.readline())
+run = os.path.join(d, "run")
+
+
+def read(path, default=""):
+    try:
+        return open(path).read()
+    except OSError:
+        return default
+
+
+def sha(path):
+    try:
+        return hashlib.sha256(open(path, "rb").read()).hexdigest()[:16]
+    except OSError:
+        return "?"
+
+
+commands = [l for l in read(os.path.join(run, "command.txt")).splitlines() if l.strip()]
+metrics = [json.loads(l) for l in read(os.path.join(run, "metrics.jsonl")).splitlines() if l]
+val = [m for m in metrics if "validation_cost_ratio_after_fallback" in m]
+v = meta.get("validation", {})
+print("# Model card: regalloc/%s.smm (register-allocation policy, %s)" % (target, target))
+print()
+print("| | |\n|---|---|")
+print("| trainer | `smartcc-train --trainer regalloc-es` (policies/train/RegAllocTraining.cpp) |")
+print("| what it decides | %d heads rescaling the greedy allocator's priorities; the compiler "
+      "allocates each function with the cheapest of LLVM's priorities and the heads "
+      "(runtime/RegAllocPortfolio.h) |" % meta.get("heads", 1))
+print("| inputs | %d live-range features (docs/ml-regalloc.md) |" % meta.get("input_size", 0))
+print("| level | -%s (clang's optimized module at that level, codegen only) |" % meta.get("level"))
+print("| data | %s training modules with a spill cost, %s validation modules, from "
+      "policies/models/splits/%s-train.txt (sha256 %s) and -validation.txt (%s), split by "
+      "package; the reserved packages are never used |" % (
+          meta.get("train_modules"), meta.get("validation_modules"), target,
+          sha("policies/models/splits/%s-train.txt" % target),
+          sha("policies/models/splits/%s-validation.txt" % target)))
+print("| seed | %s |" % meta.get("seed"))
+print("| kept | iteration %s of %d (best on validation) |" % (
+    meta.get("iteration"), max([m.get("step", 0) for m in metrics] or [0])))
+print("| size | %d bytes |" % os.path.getsize(model))
+print("| command | `%s` |" % (commands[-1] if commands else "scripts/train-regalloc.sh %s" % target))
+print()
+print("## Validation (spill cost x greedy's, geomean over modules, below 1 = cheaper)")
+print()
+print("| iteration | each function at its cheapest of greedy and the heads | heads alone (before fallback) | modules cheaper / costlier (heads alone) |")
+print("|---|---|---|---|")
+for m in val:
+    print("| %d | %.4f | %.4f | %s / %s |" % (
+        m["step"], m["validation_cost_ratio_after_fallback"], m["validation_cost_ratio"],
+        m.get("validation_better", "?"), m.get("validation_worse", "?")))
+report = read(os.path.join(d, "eval", "report.md"))
+if report:
+    print()
+    print("## Evaluation on the reserved packages (never trained on)")
+    print()
+    start = report.find("## Register allocation")
+    print(report[start:].split("\n## ")[0].split("\n", 1)[1].strip() if start >= 0 else report)
+    print()
+    print("Command: `scripts/train-regalloc.sh %s eval` (smartcc-eval --method "
+          "regalloc:MODEL --regalloc-level O2 --max-modules ${EVAL_MODULES:-200} --seed 1 on "
+          "policies/models/splits/%s-eval.txt)." % (target, target))

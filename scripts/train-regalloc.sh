@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# train-regalloc.sh TARGET [STAGE...]
+#
+# The register-allocation policy shipped for TARGET (x86_64 or aarch64), every stage resumable
+# (rerun the same command to continue):
+#   train  smartcc-train --trainer regalloc-es: 8 linear heads, evolution strategies on the
+#          greedy allocator's own spill cost at -O2 with each function at the cheapest of LLVM's
+#          priorities and the heads (what the compiler serves), seed 1, on the training modules
+#          of policies/models/splits/TARGET-train.txt that the corpus holds; the kept model is
+#          the best on the validation list
+#   ship   copy the model to policies/models/regalloc/TARGET.smm (compiled into smartcc) and
+#          write its card (TARGET.md) from the run
+#   eval   smartcc-eval --method regalloc:MODEL at -O2 on the reserved packages (eval split,
+#          never trained on), EVAL_MODULES modules sampled with seed 1
+# Work goes to ${SMARTCC_REGALLOC_DIR:-~/.cache/smartcc/regalloc}/TARGET; tools come from
+# ${SMARTCC_BIN:-build/bin}. Long (an hour or more on 2 cores): run it in the background.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+T=${1:?usage: train-regalloc.sh x86_64|aarch64 [train ship eval]}
+shift
+STAGES=${*:-train ship eval}
+BIN=${SMARTCC_BIN:-build/bin}
+D=${SMARTCC_REGALLOC_DIR:-$HOME/.cache/smartcc/regalloc}/$T
+C=${SMARTCC_CORPUS_DIR:-$HOME/.cache/smartcc/corpus}
+ITERATIONS=${ITERATIONS:-30}
+EVAL_MODULES=${EVAL_MODULES:-200}
+mkdir -p "$D"
+has() { [[ " $STAGES " == *" $1 "* ]]; }
+
+if has train; then
+  "$BIN/smartcc-train" --trainer regalloc-es --corpus "$C/train-pool" \
+    --hashes "policies/models/splits/$T-train.txt" \
+    --validation-hashes "policies/models/splits/$T-validation.txt" \
+    --run "$D/run" --target "$T" --compile-level O2 --heads 8 --init-spread 2 \
+    --iterations "$ITERATIONS" --pairs 8 --modules-per-iteration 16 --sigma 0.1 \
+    --step-size 0.02 --validate-every 5 --validation-modules 60 --jobs 2 --seed 1
+  "$BIN/smartcc-train" --report "$D/run"
+fi
+
+if has ship; then
+  mkdir -p policies/models/regalloc
+  cp "$D/run/model.smm" "policies/models/regalloc/$T.smm"
+  python3 scripts/regalloc-card.py "$T" "$D" > "policies/models/regalloc/$T.md"
+  echo "shipped policies/models/regalloc/$T.smm (rebuild smartcc to embed it)"
+fi
+
+if has eval; then
+  "$BIN/smartcc-eval" --corpus "$C/eval" --hashes "policies/models/splits/$T-eval.txt" \
+    --target "$T" --max-modules "$EVAL_MODULES" --seed 1 --jobs 2 --regalloc-level O2 \
+    --method "regalloc:$D/run/model.smm" --out "$D/eval" --title "ML register allocation, $T, -O2, eval split"
+  [ -f "policies/models/regalloc/$T.smm" ] &&
+    python3 scripts/regalloc-card.py "$T" "$D" > "policies/models/regalloc/$T.md"
+fi
