@@ -34,6 +34,9 @@ struct CandidateResult {
   // Functions with a spill cost, and how many of them a policy head allocated (per-function
   // choice, runtime/RegAllocPortfolio.h); code generations the choice took.
   unsigned RegAllocFunctions = 0, RegAllocFunctionsChanged = 0, RegAllocCodegens = 0;
+  // The cost of LLVM's own allocation of the same module, measured on the way (-1: not):
+  // at -O1..-O3 it is the baseline the ML allocation must beat.
+  double GreedyRegAllocCost = -1;
   char Message[240] = {};    // why it failed, for -v and explain
 
   // One line, whatever LLVM said: it ends up in a table row and a JSON log line.

@@ -143,6 +143,7 @@ void runCandidate(Module &M, const CandidateSpec &Spec, const CandidateContext &
     R.RegAllocFunctions = P->Functions;
     R.RegAllocFunctionsChanged = P->FunctionsChanged;
     R.RegAllocCodegens = P->Codegens;
+    R.GreedyRegAllocCost = P->GreedyCost;
   } else {
     RegAllocCost Cost;
     ScopedRegAllocCost Measure(M.getContext(), Cost);

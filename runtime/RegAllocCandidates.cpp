@@ -29,19 +29,12 @@ RegAllocChoice regAllocFor(const Config &Cfg, StringRef Triple) {
 
 bool isSpeedLevel(StringRef Level) { return Level == "O1" || Level == "O2" || Level == "O3"; }
 
-void applyRegAlloc(std::vector<CandidateSpec> &Specs, const RegAllocChoice &Choice,
-                   bool SpeedLevel, StringRef Level) {
+void applyRegAlloc(std::vector<CandidateSpec> &Specs, const RegAllocChoice &Choice) {
   if (!Choice.Policy)
     return;
-  // Both continue from clang's optimized module: the middle-end is not run twice.
-  if (SpeedLevel) {
-    CandidateSpec Replica;
-    Replica.Name = ("(clang -" + Level + " replica)").str();
-    Replica.Pipeline.clear();
-    Replica.AfterClangPipeline = true;
-    Replica.Replica = true;
-    Specs.push_back(std::move(Replica));
-  }
+  // It continues from clang's optimized module: the middle-end is not run twice. Its first
+  // codegen is LLVM's own allocation of that module (runtime/RegAllocPortfolio.h), whose cost
+  // it reports: at a speed level that is the baseline, so no replica of clang runs.
   CandidateSpec ML;
   ML.Name = MLRegAllocCandidate;
   ML.Description = "clang's optimized module, registers allocated with " + Choice.Policy->source();

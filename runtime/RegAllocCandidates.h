@@ -2,10 +2,10 @@
 // for the target) or a model path:
 //  - at -Oz/-Os, one more candidate ("ml-regalloc") code-generates clang's own optimized module
 //    with the policy; like every candidate it ships only if its object is strictly smaller.
-//  - at -O1..-O3 (otherwise clang's alone), the middle-end stays clang's and two codegens of
-//    its optimized module are compared by the allocator's frequency-weighted spill cost: a
-//    replica with LLVM's greedy priorities (clang's own object, which cannot report its cost)
-//    and ml-regalloc. The ML object ships only when its cost is strictly lower.
+//  - at -O1..-O3 (otherwise clang's alone), the middle-end stays clang's, and ml-regalloc
+//    code-generates its optimized module with LLVM's greedy priorities (clang's own allocation,
+//    whose cost clang's object cannot report), then allocates per function among those and
+//    the policy's heads. Its object ships only when its cost is strictly lower than greedy's.
 #pragma once
 #include "runtime/CandidateSpec.h"
 #include "runtime/Config.h"
@@ -26,9 +26,8 @@ RegAllocChoice regAllocFor(const Config &Cfg, llvm::StringRef Triple);
 // True for the levels at which smartcc takes a compile over only for register allocation.
 bool isSpeedLevel(llvm::StringRef Level);
 
-// Appends the candidates above to Specs (the greedy replica only at a speed level).
-void applyRegAlloc(std::vector<CandidateSpec> &Specs, const RegAllocChoice &Choice,
-                   bool SpeedLevel, llvm::StringRef Level);
+// Appends the candidate above to Specs.
+void applyRegAlloc(std::vector<CandidateSpec> &Specs, const RegAllocChoice &Choice);
 
 constexpr const char *MLRegAllocCandidate = "ml-regalloc";
 

@@ -190,7 +190,7 @@ void TUOptimizer::onPipelineStart(Module &M) {
   std::vector<CandidateSpec> Specs;
   if (!SpeedLevel)
     Specs = sizeCandidates(M, Triple);
-  applyRegAlloc(Specs, RegAlloc, SpeedLevel, Level);
+  applyRegAlloc(Specs, RegAlloc);
   // Candidates that continue from clang's own optimized module start when it exists.
   for (size_t I = 0; I < Specs.size();)
     if (Specs[I].AfterClangPipeline) {
@@ -288,6 +288,18 @@ void TUOptimizer::finish(bool CompileSucceeded) {
       D.BaselineMeasured = true;
     } else {
       D.Note = "cannot measure clang's object: " + toString(Size.takeError());
+    }
+    // The allocation's cost is not in clang's object: the ML candidate measured LLVM's own
+    // allocation of the same module on its way (no cost, no baseline: clang's object stays).
+    if (M == Metric::RegAllocCost && D.BaselineMeasured) {
+      D.BaselineMeasured = false;
+      for (const CandidateReport &C : D.Candidates)
+        if (C.Result.Result == Outcome::Ok && C.Result.GreedyRegAllocCost >= 0) {
+          D.BaselineValue = uint64_t(std::llround(C.Result.GreedyRegAllocCost * 1000.0));
+          D.BaselineMeasured = true;
+        }
+      if (!D.BaselineMeasured)
+        D.Note = "LLVM's own allocation was not measured: clang's object kept";
     }
   }
   chooseWinner(D);

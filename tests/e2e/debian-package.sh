@@ -9,6 +9,10 @@
 #            back to configure/CMake/make detection.
 # Env: SMARTCC_PKG_CACHE  where .dsc/.orig tarballs are kept between runs
 #      (default ~/.cache/smartcc/debian-src); KEEP_SCRATCH=1 keeps the build tree.
+#      SMARTCC_PKG_CFLAGS  the flags of the build (default -Oz), e.g. -O2 with
+#      SMARTCC_REGALLOC=ml for the ML register allocator.
+#      SMARTCC_PKG_EXPECT_SHIPPED=NAME  fail unless smartcc shipped candidate NAME's object for
+#      at least one file (so a test of that candidate's code cannot pass without running it).
 # Needs dpkg-dev and, the first time a package is fetched, network and root (or sudo)
 # to add a deb-src entry.
 set -euo pipefail
@@ -83,7 +87,9 @@ cd "$SRC"
 # --- build + test ---------------------------------------------------------------------------
 # Environment (not make arguments) so the packages' own "CFLAGS +=" warnings still apply,
 # just like dpkg-buildpackage exports them.
-export CC="$BIN_DIR/smartcc" CXX="$BIN_DIR/smartc++" CFLAGS=-Oz CXXFLAGS=-Oz
+FLAGS=${SMARTCC_PKG_CFLAGS:--Oz}
+export CC="$BIN_DIR/smartcc" CXX="$BIN_DIR/smartc++" CFLAGS="$FLAGS" CXXFLAGS="$FLAGS"
+export SMARTCC_LOG=$SCRATCH/decisions.jsonl
 export FORCE_UNSAFE_CONFIGURE=1  # GNU configure refuses to run as root without it
 
 build() {
@@ -131,5 +137,13 @@ T2=$SECONDS
 # Guard against a build that silently used another compiler (e.g. a hard-coded CC).
 USES=$(grep -c -- "$BIN_DIR/smartcc" "$LOG" || true)
 [ "$USES" -gt 0 ] || die "$PKG: build log never mentions $BIN_DIR/smartcc"
-echo "debian-package: $PKG $VERSION OK: build $((T1 - T0))s, tests $((T2 - T1))s," \
-  "total $((T2 - T0))s; $USES smartcc command lines in the log"
+SHIPPED=""
+if [ -n "${SMARTCC_PKG_EXPECT_SHIPPED:-}" ]; then
+  N=$(python3 -c 'import json, sys
+print(sum(json.loads(l).get("chosen") == sys.argv[2] for l in open(sys.argv[1])))' \
+    "$SMARTCC_LOG" "$SMARTCC_PKG_EXPECT_SHIPPED" 2>/dev/null || echo 0)
+  [ "$N" -gt 0 ] || die "$PKG: no file shipped $SMARTCC_PKG_EXPECT_SHIPPED's object"
+  SHIPPED="; $N files shipped $SMARTCC_PKG_EXPECT_SHIPPED's object"
+fi
+echo "debian-package: $PKG $VERSION ($FLAGS) OK: build $((T1 - T0))s, tests $((T2 - T1))s," \
+  "total $((T2 - T0))s; $USES smartcc command lines in the log$SHIPPED"
