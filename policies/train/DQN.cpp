@@ -180,10 +180,7 @@ Error train(const DQNOptions &O, const std::vector<CorpusModule> &Train,
     }
     appendMetrics(Metrics, json::Value(std::move(Line)));
     if (P.Episode % 10 == 0)
-      outs() << format("step %llu/%llu  episode %llu  %.1f steps/s  ETA %.0f s\n",
-                       (unsigned long long)P.Step, (unsigned long long)O.TotalSteps,
-                       (unsigned long long)P.Episode, Rate,
-                       double(O.TotalSteps - P.Step) / std::max(1e-9, Rate));
+      printStepProgress(P.Step, O.TotalSteps, Rate, P.Episode);
   }
   Save();
   return exportPolicy(Q, size_t(In), "dqn", O.SpaceName, Setup->Space, O.Horizon, P, O.Seed,

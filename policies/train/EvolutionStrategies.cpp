@@ -24,18 +24,6 @@ void parallelFor(size_t N, unsigned Jobs, const std::function<void(size_t)> &Wor
   Pool.wait();
 }
 
-Error writeFileAtomically(const std::string &Path, StringRef Bytes) {
-  std::error_code EC;
-  raw_fd_ostream OS(Path + ".tmp", EC);
-  if (EC)
-    return createStringError(EC, "%s: %s", Path.c_str(), EC.message().c_str());
-  OS << Bytes;
-  OS.close();
-  if (std::error_code RC = sys::fs::rename(Path + ".tmp", Path))
-    return createStringError(RC, "%s: %s", Path.c_str(), RC.message().c_str());
-  return Error::success();
-}
-
 namespace {
 using Clock = std::chrono::steady_clock;
 
@@ -68,12 +56,7 @@ Error runEvolutionStrategies(const ESOptions &O, ArrayRef<float> Init, const ESP
       Theta.copy_(Saved);
     }
     torch::load(Optimizer, Ckpt + "/es-optimizer.pt");
-    if (ErrorOr<std::unique_ptr<MemoryBuffer>> B = MemoryBuffer::getFile(Ckpt + "/best.json")) {
-      if (Expected<json::Value> V = json::parse((*B)->getBuffer()))
-        Best = V->getAsObject()->getNumber("score").value_or(Best);
-      else
-        consumeError(V.takeError());
-    }
+    Best = loadBestScore(Ckpt, Best);
     outs() << "resuming at iteration " << Prog.Step << "\n";
   }
 
@@ -91,10 +74,7 @@ Error runEvolutionStrategies(const ESOptions &O, ArrayRef<float> Init, const ESP
       if (Error E = writeFileAtomically(O.RunDir + "/model.smm",
                                         ExportedModel::serialize(Meta, view(C))))
         return std::move(E);
-      if (Error E = writeFileAtomically(
-              Ckpt + "/best.json",
-              formatv("{0}", json::Value(json::Object{{"score", Best}, {"iteration", Step}}))
-                  .str()))
+      if (Error E = saveBestScore(Ckpt, Best, Step))
         return std::move(E);
     }
     return Figures;

@@ -45,7 +45,4 @@ llvm::Error runEvolutionStrategies(const ESOptions &O, llvm::ArrayRef<float> Ini
 // Runs Work(0..N-1) on Jobs threads.
 void parallelFor(size_t N, unsigned Jobs, const std::function<void(size_t)> &Work);
 
-// Writes Path atomically (a temporary beside it, renamed).
-llvm::Error writeFileAtomically(const std::string &Path, llvm::StringRef Bytes);
-
 } // namespace smartcc

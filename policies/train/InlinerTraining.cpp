@@ -257,7 +257,8 @@ Error trainInlinerBC(const InlinerTrainOptions &O, const std::vector<CorpusModul
   Clock::time_point Start = Clock::now();
   const uint64_t First = P.Step;
   const int64_t Batch = 256;
-  double BestVal = -1;
+  // A resumed run keeps the model it has unless an epoch beats it.
+  double BestVal = loadBestScore(Ckpt, -1);
   for (; P.Step < O.Epochs;) {
     torch::Tensor Perm = torch::randperm(NT);
     double LossSum = 0;
@@ -306,6 +307,8 @@ Error trainInlinerBC(const InlinerTrainOptions &O, const std::vector<CorpusModul
       if (!Model)
         return Model.takeError();
       if (Error E = writeFileAtomically(O.RunDir + "/model.smm", *Model))
+        return E;
+      if (Error E = saveBestScore(Ckpt, BestVal, int64_t(P.Step)))
         return E;
     }
     torch::save(Net, Ckpt + "/bc.pt");

@@ -190,10 +190,7 @@ Error train(const PPOOptions &O, const std::vector<CorpusModule> &Train,
                          });
     }
     appendMetrics(Metrics, json::Value(std::move(Line)));
-    outs() << format("step %llu/%llu  %.1f steps/s  ETA %.0f s\n", (unsigned long long)P.Step,
-                     (unsigned long long)O.TotalSteps, Rate,
-                     double(O.TotalSteps - std::min(P.Step, O.TotalSteps)) /
-                         std::max(1e-9, Rate));
+    printStepProgress(P.Step, O.TotalSteps, Rate);
   }
   return exportPolicy(Actor, size_t(In), "ppo", O.SpaceName, Setup->Space, O.Horizon, P, O.Seed,
                       O.RunDir + "/model.smm");

@@ -1,6 +1,7 @@
 #include "policies/train/RegAllocTraining.h"
 #include "policies/regalloc/RegAllocPolicy.h"
 #include "policies/train/EvolutionStrategies.h"
+#include "policies/train/TrainingCommon.h"
 #include "runtime/CandidateSpec.h"
 #include "runtime/CodegenContext.h"
 #include "runtime/CompileLevel.h"

@@ -242,10 +242,7 @@ Error trainSequenceValue(const SequenceValueOptions &O, const ValueTable &Train,
     torch::load(Optimizer, Ckpt + "/optimizer.pt");
     P.Step = Saved.Step;
     P.Validations = Saved.Validations;
-    if (Expected<json::Value> B = readJSON(Ckpt + "/best.json"))
-      BestValidation = B->getAsObject()->getNumber("score").value_or(0);
-    else
-      consumeError(B.takeError());
+    BestValidation = loadBestScore(Ckpt, 0);
     outs() << "resuming at step " << P.Step << " (epoch)\n";
   }
   Batches TrainB = tensorsOf(Train, P.Stats), ValB = tensorsOf(Validation, P.Stats);
@@ -300,6 +297,7 @@ Error trainSequenceValue(const SequenceValueOptions &O, const ValueTable &Train,
                        "%.4f, single trial %.4f: %u won, %u tied, %u lost)  ETA %.0f s\n",
                        (unsigned long long)P.Step, O.Epochs, LossSum / std::max(1u, Batches),
                        V.Top1, V.Effort1, V.Oracle, V.Top1Raw, V.Wins, V.Ties, V.Losses, Eta);
+      outs().flush();
       // The shipped model is the best on validation so far at what the default effort does
       // with it (effort 1), top-1 breaking ties.
       double Score = V.Effort1 + 1e-3 * V.Top1;
@@ -331,10 +329,8 @@ Error trainSequenceValue(const SequenceValueOptions &O, const ValueTable &Train,
         if (EC)
           return errorCodeToError(EC);
         OS << *Model;
-        raw_fd_ostream BS(Ckpt + "/best.json", EC);
-        if (EC)
-          return errorCodeToError(EC);
-        BS << json::Value(json::Object{{"score", Score}, {"epoch", int64_t(P.Step)}});
+        if (Error E = saveBestScore(Ckpt, Score, int64_t(P.Step)))
+          return E;
       }
       torch::save(Net, Ckpt + "/value.pt");
       torch::save(Optimizer, Ckpt + "/optimizer.pt");

@@ -1,4 +1,5 @@
 #include "policies/train/TrainingCommon.h"
+#include "llvm/Support/Format.h"
 #include "policies/train/TorchExport.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -74,16 +75,32 @@ bool fromJSON(const json::Value &V, Progress &P) {
   return true;
 }
 
+void printStepProgress(uint64_t Step, uint64_t Total, double Rate,
+                       std::optional<uint64_t> Episode) {
+  outs() << format("step %llu/%llu  ", (unsigned long long)Step, (unsigned long long)Total);
+  if (Episode)
+    outs() << format("episode %llu  ", (unsigned long long)*Episode);
+  outs() << format("%.1f steps/s  ETA %.0f s\n", Rate,
+                   double(Total - std::min(Step, Total)) / std::max(1e-9, Rate));
+  outs().flush();
+}
+
+Error writeFileAtomically(const std::string &Path, StringRef Bytes) {
+  std::error_code EC;
+  raw_fd_ostream OS(Path + ".tmp", EC);
+  if (EC)
+    return createStringError(EC, "%s: %s", Path.c_str(), EC.message().c_str());
+  OS << Bytes;
+  OS.close();
+  if (std::error_code RC = sys::fs::rename(Path + ".tmp", Path))
+    return createStringError(RC, "%s: %s", Path.c_str(), RC.message().c_str());
+  return Error::success();
+}
+
 Error saveProgress(const std::string &Dir, const Progress &P) {
   std::string Text;
   raw_string_ostream(Text) << toJSON(P);
-  std::error_code EC;
-  raw_fd_ostream OS(Dir + "/state.json.tmp", EC);
-  if (EC)
-    return errorCodeToError(EC);
-  OS << Text;
-  OS.close();
-  return errorCodeToError(sys::fs::rename(Dir + "/state.json.tmp", Dir + "/state.json"));
+  return writeFileAtomically(Dir + "/state.json", Text);
 }
 
 Expected<bool> loadProgress(const std::string &Dir, Progress &P) {
@@ -96,6 +113,25 @@ Expected<bool> loadProgress(const std::string &Dir, Progress &P) {
     return createStringError(inconvertibleErrorCode(), "%s/state.json: malformed", Dir.c_str());
   }
   return true;
+}
+
+double loadBestScore(const std::string &Dir, double Default) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> B = MemoryBuffer::getFile(Dir + "/best.json");
+  if (!B)
+    return Default;
+  Expected<json::Value> V = json::parse((*B)->getBuffer());
+  if (!V) {
+    consumeError(V.takeError());
+    return Default;
+  }
+  const json::Object *O = V->getAsObject();
+  return O ? O->getNumber("score").value_or(Default) : Default;
+}
+
+Error saveBestScore(const std::string &Dir, double Score, int64_t Step) {
+  std::string Text;
+  raw_string_ostream(Text) << json::Value(json::Object{{"score", Score}, {"step", Step}});
+  return writeFileAtomically(Dir + "/best.json", Text);
 }
 
 torch::nn::Sequential reluMLP(int64_t In, int64_t Hidden, int64_t Out) {

@@ -7,6 +7,7 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
 #include <functional>
+#include <optional>
 #include <string>
 #include <torch/torch.h>
 #include <vector>
@@ -50,10 +51,22 @@ struct Progress {
 
 llvm::json::Value toJSON(const Progress &P);
 bool fromJSON(const llvm::json::Value &V, Progress &P);
+// "step S/T  [episode E  ]R steps/s  ETA N s", flushed so that a log file shows progress as
+// it happens (a long run is watched through its log).
+void printStepProgress(uint64_t Step, uint64_t Total, double StepsPerSecond,
+                       std::optional<uint64_t> Episode = std::nullopt);
+
+// Writes Path atomically (a temporary beside it, renamed): an interrupted run never leaves a
+// half-written checkpoint or model.
+llvm::Error writeFileAtomically(const std::string &Path, llvm::StringRef Bytes);
 // RunDir/checkpoint/state.json; written last, so it is the checkpoint's commit point.
 llvm::Error saveProgress(const std::string &CheckpointDir, const Progress &P);
 // False when there is no checkpoint; an error when there is a broken one.
 llvm::Expected<bool> loadProgress(const std::string &CheckpointDir, Progress &P);
+// The validation score of the model kept so far (CheckpointDir/best.json), so that a resumed
+// run keeps its best model unless it beats it; Default when there is none.
+double loadBestScore(const std::string &CheckpointDir, double Default);
+llvm::Error saveBestScore(const std::string &CheckpointDir, double Score, int64_t Step);
 
 // The feed-forward network most trainers use: two ReLU hidden layers of Hidden units, Out
 // linear outputs (layers 0, 2 and 4 are the Linear ones). Every layer is one the shipped
