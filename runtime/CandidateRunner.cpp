@@ -1,6 +1,7 @@
 #include "runtime/CandidateRunner.h"
 #include "runtime/ClangBackend.h"
 #include "runtime/FileDescriptorIO.h"
+#include "runtime/OptionActions.h"
 #include "runtime/PipelineBuilder.h"
 #include "runtime/PolicyRollout.h"
 #include "runtime/RegAllocCost.h"
@@ -40,29 +41,6 @@ struct RecordingDiagnosticHandler : DiagnosticHandler {
   }
 };
 
-// Candidate LLVM options go on top of the user's -mllvm options. cl::opt state is global,
-// which is why this only ever happens in a candidate's own process.
-bool applyLLVMArgs(const CandidateSpec &Spec, const std::vector<std::string> &UserArgs,
-                   std::string &Error) {
-  if (Spec.LLVMArgs.empty())
-    return true;
-  cl::ResetAllOptionOccurrences();
-  std::vector<const char *> Argv{"smartcc (candidate options)"};
-  for (const std::string &A : UserArgs)
-    Argv.push_back(A.c_str());
-  for (const std::string &A : Spec.LLVMArgs)
-    Argv.push_back(A.c_str());
-  raw_string_ostream Errs(Error);
-  return cl::ParseCommandLineOptions(Argv.size(), Argv.data(), "", &Errs);
-}
-
-void addFunctionAttributes(Module &M, const CandidateSpec &Spec) {
-  for (Function &F : M)
-    if (!F.isDeclaration())
-      for (const auto &[Key, Value] : Spec.FunctionAttrs)
-        F.addFnAttr(Key, Value);
-}
-
 } // namespace
 
 uint64_t countIRInstructions(const Module &M) {
@@ -86,10 +64,11 @@ void runCandidate(Module &M, const CandidateSpec &Spec, const CandidateContext &
   RecordingDiagnosticHandler *Diags = Handler.get();
   M.getContext().setDiagnosticHandler(std::move(Handler));
 
-  std::string OptionError;
-  if (!applyLLVMArgs(Spec, CI.getFrontendOpts().LLVMArgs, OptionError))
-    return Finish(Outcome::BadPipeline, OptionError);
-  addFunctionAttributes(M, Spec);
+  // Candidate LLVM options go on top of the user's -mllvm options (this is the candidate's
+  // own process: global option state is fine).
+  if (Error E = applyLLVMOptions(CI.getFrontendOpts().LLVMArgs, Spec.LLVMArgs, ""))
+    return Finish(Outcome::BadPipeline, toString(std::move(E)));
+  addFunctionAttributes(M, Spec.FunctionAttrs);
 
   R.IRBefore = countIRInstructions(M);
   if (Error E = runCandidatePipeline(M, Spec, CI))

@@ -1,4 +1,5 @@
 #include "runtime/PolicyRollout.h"
+#include "runtime/OptionActions.h"
 #include "policies/ActionSpace.h"
 #include "policies/AutophaseFeatures.h"
 #include "policies/Observation.h"
@@ -19,7 +20,7 @@ namespace {
 struct Episode {
   std::unique_ptr<PipelineRunner> Runner;
   // Options accumulate on top of the user's -mllvm options (re-parsed after each reset).
-  std::vector<std::string> Args;
+  std::vector<std::string> UserArgs, Taken;
 
   static Expected<Episode> start(Module &M, const clang::CompilerInstance &CI,
                                  std::shared_ptr<const InlinePolicy> Inliner) {
@@ -32,31 +33,20 @@ struct Episode {
       return std::move(E);
     Episode Ep;
     Ep.Runner = std::move(*Runner);
-    Ep.Args = CI.getFrontendOpts().LLVMArgs;
+    Ep.UserArgs = CI.getFrontendOpts().LLVMArgs;
     return std::move(Ep);
   }
 
   Error apply(Module &M, const Action &Act) {
     if (Act.Kind != ActionKind::Option)
       return Runner->run(M, Act.Pipeline);
-    for (Function &F : M)
-      if (!F.isDeclaration())
-        for (const auto &[K, V] : Act.FunctionAttrs)
-          F.addFnAttr(K, V);
+    addFunctionAttributes(M, Act.FunctionAttrs);
+    // This is a candidate's own process: global options are fine. Options of earlier actions
+    // stay (Taken), the user's come first.
     if (Act.LLVMArgs.empty())
       return Error::success();
-    // This is a candidate's own process: global options are fine.
-    Args.insert(Args.end(), Act.LLVMArgs.begin(), Act.LLVMArgs.end());
-    std::vector<const char *> Argv{"smartcc (policy options)"};
-    for (const std::string &A : Args)
-      Argv.push_back(A.c_str());
-    cl::ResetAllOptionOccurrences();
-    std::string Errors;
-    raw_string_ostream OS(Errors);
-    if (!cl::ParseCommandLineOptions(Argv.size(), Argv.data(), "", &OS))
-      return createStringError(inconvertibleErrorCode(), "action '%s': %s", Act.Name.c_str(),
-                               Errors.c_str());
-    return Error::success();
+    Taken.insert(Taken.end(), Act.LLVMArgs.begin(), Act.LLVMArgs.end());
+    return applyLLVMOptions(UserArgs, Taken, "action '" + Act.Name + "': ");
   }
 };
 

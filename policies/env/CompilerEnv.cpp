@@ -1,6 +1,7 @@
 #include "policies/env/CompilerEnv.h"
 #include "policies/Observation.h"
 #include "runtime/CandidateRunner.h"
+#include "runtime/OptionActions.h"
 #include "runtime/ScopedLLVMOptions.h"
 #include "runtime/PipelineBuilder.h"
 #include "llvm/ADT/Hashing.h"
@@ -123,10 +124,7 @@ Error CompilerEnv::applyAction(Module &M, const Action &A) {
     ++Stats.PassRuns;
     return Runner->run(M, A.Pipeline);
   case ActionKind::Option:
-    for (Function &F : M)
-      if (!F.isDeclaration())
-        for (const auto &[Key, Value] : A.FunctionAttrs)
-          F.addFnAttr(Key, Value);
+    addFunctionAttributes(M, A.FunctionAttrs);
     return Error::success();
   }
   return Error::success();

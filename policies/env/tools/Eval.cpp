@@ -24,6 +24,7 @@
 #include "runtime/CompileLevel.h"
 #include "runtime/Config.h"
 #include "runtime/JSONLines.h"
+#include "runtime/OptionActions.h"
 #include "runtime/PerFunctionChoice.h"
 #include "runtime/RegAllocCost.h"
 #include "runtime/RegAllocPortfolio.h"
@@ -144,10 +145,7 @@ Expected<EvalRow> evalCandidate(const CorpusModule &C, const CandidateSpec &Spec
   auto Start = std::chrono::steady_clock::now();
   // Several methods run in this process one after the other: options must not leak.
   ScopedLLVMOptions Options(Spec.LLVMArgs);
-  for (Function &F : *M)
-    if (!F.isDeclaration())
-      for (const auto &[K, V] : Spec.FunctionAttrs)
-        F.addFnAttr(K, V);
+  addFunctionAttributes(*M, Spec.FunctionAttrs);
   if (Error E = optimizeAndMeasure(*L, Spec, R))
     return std::move(E);
   R.Seconds = since(Start);
