@@ -3,11 +3,12 @@
 #
 # The register-allocation policy shipped for TARGET (x86_64 or aarch64), every stage resumable
 # (rerun the same command to continue):
-#   train  smartcc-train --trainer regalloc-es: 8 linear heads, evolution strategies on the
-#          greedy allocator's own spill cost at -O2 with each function at the cheapest of LLVM's
-#          priorities and the heads (what the compiler serves), seed 1, on the training modules
-#          of policies/models/splits/TARGET-train.txt that the corpus holds; the kept model is
-#          the best on the validation list
+#   train  smartcc-train --trainer regalloc-es: 8 linear heads chosen among 32 seeded random
+#          ones by their measured worth on the training modules (the greedy allocator's own
+#          spill cost at -O2, each function at the cheapest of LLVM's priorities and the heads:
+#          what the compiler serves), then ITERATIONS (default 0) evolution-strategies
+#          iterations; seed 1; training modules: policies/models/splits/TARGET-train.txt as far
+#          as the corpus holds them; the kept model is the best on the validation list
 #   ship   copy the model to policies/models/regalloc/TARGET.smm (compiled into smartcc) and
 #          write its card (TARGET.md) from the run
 #   eval   smartcc-eval --method regalloc:MODEL at -O2 on the reserved packages (eval split,
@@ -22,7 +23,7 @@ STAGES=${*:-train ship eval}
 BIN=${SMARTCC_BIN:-build/bin}
 D=${SMARTCC_REGALLOC_DIR:-$HOME/.cache/smartcc/regalloc}/$T
 C=${SMARTCC_CORPUS_DIR:-$HOME/.cache/smartcc/corpus}
-ITERATIONS=${ITERATIONS:-30}
+ITERATIONS=${ITERATIONS:-0}
 EVAL_MODULES=${EVAL_MODULES:-200}
 mkdir -p "$D"
 has() { [[ " $STAGES " == *" $1 "* ]]; }
@@ -31,7 +32,7 @@ if has train; then
   "$BIN/smartcc-train" --trainer regalloc-es --corpus "$C/train-pool" \
     --hashes "policies/models/splits/$T-train.txt" \
     --validation-hashes "policies/models/splits/$T-validation.txt" \
-    --run "$D/run" --target "$T" --compile-level O2 --heads 8 --init-spread 2 \
+    --run "$D/run" --target "$T" --compile-level O2 --heads 8 --candidate-heads 32 --init-spread 2 \
     --iterations "$ITERATIONS" --pairs 8 --modules-per-iteration 16 --sigma 0.1 \
     --step-size 0.02 --validate-every 5 --validation-modules 60 --jobs 2 --seed 1
   "$BIN/smartcc-train" --report "$D/run"

@@ -34,8 +34,8 @@ Expected<RegAllocPolicy> RegAllocPolicy::fromModel(ExportedModel Model, StringRe
   if (Model.inputSize() != regAllocFeatureCount())
     return Fail("the model reads " + Twine(Model.inputSize()) + " features, smartcc's " +
                 "register-allocation features are " + Twine(regAllocFeatureCount()));
-  if (Model.outputSize() < 1 || Model.outputSize() > 16)
-    return Fail("a register-allocation model has 1 to 16 outputs (heads), not " +
+  if (Model.outputSize() < 1 || Model.outputSize() > 64)
+    return Fail("a register-allocation model has 1 to 64 outputs (heads), not " +
                 Twine(Model.outputSize()));
   RegAllocPolicy P;
   P.Model = std::move(Model);

@@ -8,6 +8,7 @@
 #include "runtime/JSONLines.h"
 #include "runtime/RegAllocCost.h"
 #include "runtime/RegAllocPortfolio.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
@@ -15,6 +16,7 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
+#include <chrono>
 #include <cmath>
 #include <map>
 #include <mutex>
@@ -275,6 +277,177 @@ ExportedModel warmStart(const RegAllocTrainOptions &O) {
   return std::move(*M);
 }
 
+// Each head's costs of the functions that cost anything under greedy, on one module.
+Expected<std::vector<StringMap<double>>> measureHeads(const Prepared &PM,
+                                                      const RegAllocPolicy &Policy) {
+  RegAllocCost G;
+  G.PerFunction = PM.Greedy.PerFunction;
+  const StringSet<> Costly = costlyFunctions(G);
+  std::vector<StringMap<double>> Out(Policy.heads());
+  if (Costly.empty())
+    return Out;
+  Expected<std::unique_ptr<CodegenContext>> CG = CodegenContext::fromCC1Args(PM.Module.CC1Args);
+  if (!CG)
+    return CG.takeError();
+  LLVMContext Ctx;
+  Expected<std::unique_ptr<Module>> Mod = loadBitcodeFile(PM.Module.OptimizedBitcodePath, Ctx);
+  if (!Mod)
+    return Mod.takeError();
+  Expected<std::vector<RegAllocCost>> Heads =
+      headCosts(**Mod, Policy, Costly, [&](Module &X, SmallVectorImpl<char> &Obj) {
+        return (*CG)->emit(X, Obj);
+      });
+  if (!Heads)
+    return Heads.takeError();
+  for (size_t H = 0; H < Heads->size(); ++H)
+    for (const auto &F : Costly)
+      Out[H][F.getKey()] = (*Heads)[H].costOf(F.getKey());
+  return Out;
+}
+
+// The heads of a linear model Rows picks, in that order, as a linear model of its own.
+ExportedModel keepHeads(const ExportedModel &From, ArrayRef<size_t> Rows) {
+  const size_t In = From.inputSize(), N = From.outputSize();
+  ArrayRef<float> W = From.weights();
+  std::vector<float> Out;
+  for (size_t R : Rows)
+    Out.insert(Out.end(), W.begin() + R * In, W.begin() + (R + 1) * In);
+  for (size_t R : Rows)
+    Out.push_back(W[N * In + R]);
+  json::Object Meta = From.metadata();
+  Meta["layers"] = json::Array{json::Object{
+      {"kind", "linear"}, {"in", int64_t(In)}, {"out", int64_t(Rows.size())}, {"offset", 0}}};
+  Expected<ExportedModel> M = ExportedModel::parse(ExportedModel::serialize(Meta, Out), "heads");
+  cantFail(M.takeError());
+  return std::move(*M);
+}
+
+// See RegAllocTrainOptions::CandidateHeads.
+Expected<ExportedModel> selectHeads(const RegAllocTrainOptions &O,
+                                    const std::vector<Prepared> &Modules,
+                                    const std::string &Ckpt) {
+  RegAllocTrainOptions Draw = O;
+  Draw.Heads = O.CandidateHeads;
+  Draw.Seed = O.Seed + 1000; // a stream of its own: the candidates, not ES's start
+  ExportedModel Candidates = warmStart(Draw);
+  RegAllocPolicy Policy = cantFail(RegAllocPolicy::fromModel(Candidates, "candidates"));
+  // Measured once per module, cached: the measurement is the long part.
+  const std::string Path = Ckpt + "/candidate-heads.jsonl";
+  std::map<std::string, std::vector<StringMap<double>>> Costs;
+  if (ErrorOr<std::unique_ptr<MemoryBuffer>> B = MemoryBuffer::getFile(Path))
+    forEachJSONObject((*B)->getBuffer(), [&](const json::Object &J) {
+      const json::Array *Heads = J.getArray("heads");
+      if (!Heads || Heads->size() != O.CandidateHeads)
+        return;
+      std::vector<StringMap<double>> &M = Costs[J.getString("hash").value_or("").str()];
+      for (const json::Value &H : *Heads) {
+        M.emplace_back();
+        if (const json::Object *F = H.getAsObject())
+          for (const auto &[Name, Cost] : *F)
+            M.back()[Name.str()] = Cost.getAsNumber().value_or(0);
+      }
+    });
+  std::error_code EC;
+  raw_fd_ostream Log(Path, EC, sys::fs::OF_Append);
+  if (EC)
+    return createStringError(EC, "%s: %s", Path.c_str(), EC.message().c_str());
+  std::mutex Mu;
+  size_t Done = 0, Todo = 0;
+  for (const Prepared &PM : Modules)
+    Todo += !Costs.count(PM.Module.Hash);
+  auto Start = std::chrono::steady_clock::now();
+  outs() << "measuring " << O.CandidateHeads << " candidate heads on " << Todo << " of "
+         << Modules.size() << " training modules\n";
+  outs().flush();
+  parallelFor(Modules.size(), O.Jobs, [&](size_t I) {
+    const Prepared &PM = Modules[I];
+    {
+      std::lock_guard<std::mutex> Lock(Mu);
+      if (Costs.count(PM.Module.Hash))
+        return;
+    }
+    Expected<std::vector<StringMap<double>>> M = measureHeads(PM, Policy);
+    std::lock_guard<std::mutex> Lock(Mu);
+    if (!M) {
+      consumeError(M.takeError());
+      return; // the module takes no part in the choice
+    }
+    json::Array Heads;
+    for (const StringMap<double> &H : *M) {
+      json::Object F;
+      for (const auto &[Name, Cost] : H)
+        F[Name] = Cost;
+      Heads.push_back(std::move(F));
+    }
+    Log << json::Value(json::Object{{"hash", PM.Module.Hash}, {"heads", std::move(Heads)}})
+        << "\n";
+    Log.flush();
+    Costs[PM.Module.Hash] = std::move(*M);
+    if (++Done % 20 == 0 || Done == Todo) {
+      double S = std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
+      outs() << format("  %zu/%zu modules measured  ETA %.0f s\n", Done, Todo,
+                       S / double(Done) * double(Todo - Done));
+      outs().flush();
+    }
+  });
+
+  // Greedy choice on the training objective: sum over modules of log((greedy + 1) / (cost + 1)),
+  // each function at the cheapest of greedy and the heads chosen so far.
+  struct Row {
+    double Greedy;
+    std::vector<std::pair<std::string, double>> Best; // costly function -> cheapest so far
+    const std::vector<StringMap<double>> *Heads;
+  };
+  std::vector<Row> Rows;
+  for (const Prepared &PM : Modules) {
+    auto It = Costs.find(PM.Module.Hash);
+    if (It == Costs.end())
+      continue;
+    Row R{PM.Greedy.Cost, {}, &It->second};
+    for (const auto &[Name, Cost] : PM.Greedy.PerFunction)
+      if (Cost > 0)
+        R.Best.push_back({Name.str(), Cost});
+    Rows.push_back(std::move(R));
+  }
+  auto CostWith = [&](const Row &R, int Head) {
+    double C = R.Greedy;
+    for (const auto &[Name, Best] : R.Best)
+      C -= Best - (Head < 0 ? Best : std::min(Best, (*R.Heads)[size_t(Head)].lookup(Name)));
+    return C;
+  };
+  std::vector<size_t> Chosen;
+  double Objective = 0;
+  for (unsigned K = 0; K < O.Heads; ++K) {
+    int BestHead = -1;
+    double BestObjective = Objective;
+    for (size_t H = 0; H < O.CandidateHeads; ++H) {
+      if (llvm::is_contained(Chosen, H))
+        continue;
+      double Sum = 0;
+      for (const Row &R : Rows)
+        Sum += std::log((R.Greedy + CostEpsilon) / (CostWith(R, int(H)) + CostEpsilon));
+      if (Sum > BestObjective + 1e-9)
+        BestObjective = Sum, BestHead = int(H);
+    }
+    if (BestHead < 0)
+      break; // no head helps any more
+    Chosen.push_back(size_t(BestHead));
+    for (Row &R : Rows)
+      for (auto &[Name, Best] : R.Best)
+        Best = std::min(Best, (*R.Heads)[size_t(BestHead)].lookup(Name));
+    Objective = BestObjective;
+    outs() << format("  head %u: candidate %d, training cost %.4f x greedy (geomean over %zu "
+                     "modules)\n",
+                     K + 1, BestHead, std::exp(-Objective / double(std::max<size_t>(Rows.size(), 1))),
+                     Rows.size());
+  }
+  if (Chosen.empty())
+    return createStringError(inconvertibleErrorCode(),
+                             "no candidate head lowers the training cost: draw more (--candidate-heads)");
+  outs().flush();
+  return keepHeads(Candidates, Chosen);
+}
+
 } // namespace
 
 Error trainRegAllocES(const RegAllocTrainOptions &O, const std::vector<CorpusModule> &Train,
@@ -301,9 +474,19 @@ Error trainRegAllocES(const RegAllocTrainOptions &O, const std::vector<CorpusMod
     return createStringError(inconvertibleErrorCode(),
                              "no training module spills or copies under the greedy allocator");
   ExportedModel Init = warmStart(O);
+  if (O.CandidateHeads) {
+    if (O.Hidden)
+      return createStringError(inconvertibleErrorCode(),
+                               "head selection (--candidate-heads) needs linear heads (--hidden 0)");
+    Expected<ExportedModel> Chosen = selectHeads(O, *TrainM, Ckpt);
+    if (!Chosen)
+      return Chosen.takeError();
+    Init = std::move(*Chosen);
+  }
+  const unsigned Heads = unsigned(Init.outputSize());
   outs() << "evolution strategies on " << TrainM->size() << " training modules with a "
          << "register-allocation cost at -" << O.Level << " (" << ValM->size()
-         << " for validation), " << O.Heads << " heads, " << Init.weights().size()
+         << " for validation), " << Heads << " heads, " << Init.weights().size()
          << " weights\n";
 
   auto PolicyOf = [&](ArrayRef<float> W) {
@@ -332,7 +515,7 @@ Error trainRegAllocES(const RegAllocTrainOptions &O, const std::vector<CorpusMod
     outs() << format("  validation: cost %.4f x greedy with each function at its cheapest of "
                      "greedy and %u heads (heads alone %.4f, %u better / %u worse), %u "
                      "functions by a head\n",
-                     F.PerFunction, O.Heads, F.HeadsOnly, F.Better, F.Worse,
+                     F.PerFunction, Heads, F.HeadsOnly, F.Better, F.Worse,
                      F.FunctionsChanged);
     outs().flush();
     // The shipped model is the best as the compiler uses it: per function, with greedy.
@@ -343,7 +526,9 @@ Error trainRegAllocES(const RegAllocTrainOptions &O, const std::vector<CorpusMod
   P.ModelMetadata["level"] = O.Level;
   P.ModelMetadata["train_modules"] = int64_t(TrainM->size());
   P.ModelMetadata["validation_modules"] = int64_t(ValM->size());
-  P.ModelMetadata["heads"] = int64_t(O.Heads);
+  P.ModelMetadata["heads"] = int64_t(Heads);
+  if (O.CandidateHeads)
+    P.ModelMetadata["candidate_heads"] = int64_t(O.CandidateHeads);
   ESOptions E = O.ES;
   E.RunDir = O.RunDir;
   E.Seed = O.Seed;

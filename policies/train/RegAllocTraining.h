@@ -2,6 +2,12 @@
 // greedy allocator's priorities, judged by the allocator's own frequency-weighted spill,
 // reload and copy cost (runtime/RegAllocCost.h) on real modules of the training split.
 //
+// Head selection (CandidateHeads > 0): a head only has to be good where LLVM's priorities and
+// the other heads are not, so heads are picked like a core set: CandidateHeads random heads are
+// drawn (seeded), each one's per-function costs are measured on every training module
+// (checkpointed), and heads are added one at a time, each time the one that lowers the
+// training objective most, until Heads are chosen or none helps. ES then refines them.
+//
 // --trainer regalloc-es: evolution strategies (policies/train/EvolutionStrategies.h) on the
 // objective the compiler serves: each function allocated by the cheapest of LLVM's priorities
 // and the policy's heads (runtime/RegAllocPortfolio.h), so a head is rewarded for being good
@@ -31,6 +37,9 @@ struct RegAllocTrainOptions {
   unsigned Hidden = 0; // 0: linear heads
   unsigned Heads = 8;
   double InitSpread = 2.0; // largest starting weight of a head's random features (0: none)
+  // > 0 (linear heads only): the starting heads are chosen among this many seeded random ones
+  // by their measured worth on the training modules (selectHeads below), not taken as drawn.
+  unsigned CandidateHeads = 0;
   unsigned Jobs = 2;
   // Evolution strategies (RunDir, Seed and Jobs are the ones above).
   ESOptions ES = [] {

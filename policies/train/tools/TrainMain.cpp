@@ -142,6 +142,11 @@ static cl::opt<double> InitSpread("init-spread", cl::init(RegAllocDefaults.InitS
                                   cl::desc("regalloc-es: largest starting weight of each "
                                            "head's two random features (0: every head starts "
                                            "as LLVM's advisor)"));
+static cl::opt<unsigned> CandidateHeads("candidate-heads", cl::init(0),
+                                        cl::desc("regalloc-es: choose the starting heads among "
+                                                 "this many seeded random ones by their measured "
+                                                 "worth on the training modules (0: take them as "
+                                                 "drawn)"));
 static cl::opt<std::string> CompileLevel("compile-level", cl::init("O2"),
                                          cl::desc("regalloc-es: the -O level whose codegen is "
                                                   "trained (O1, O2, O3, Os, Oz)"));
@@ -297,6 +302,7 @@ int trainRegAlloc(int Argc, const char **Argv) {
     return fail("--heads must be 1 to 16");
   O.Heads = Heads;
   O.InitSpread = InitSpread;
+  O.CandidateHeads = CandidateHeads;
   O.ES = esOptions(O.ES);
   if (given(ValidationModules))
     O.ValidationModules = ValidationModules;
