@@ -393,9 +393,13 @@ Expected<ExportedModel> selectHeads(const RegAllocTrainOptions &O,
 
   // Greedy choice on the training objective: sum over modules of log((greedy + 1) / (cost + 1)),
   // each function at the cheapest of greedy and the heads chosen so far.
+  struct Function {
+    std::string Name;
+    double Greedy, Best; // its cost under greedy, and its cheapest with the heads so far
+  };
   struct Row {
     double Greedy;
-    std::vector<std::pair<std::string, double>> Best; // costly function -> cheapest so far
+    std::vector<Function> Costly;
     const std::vector<StringMap<double>> *Heads;
   };
   std::vector<Row> Rows;
@@ -406,13 +410,14 @@ Expected<ExportedModel> selectHeads(const RegAllocTrainOptions &O,
     Row R{PM.Greedy.Cost, {}, &It->second};
     for (const auto &[Name, Cost] : PM.Greedy.PerFunction)
       if (Cost > 0)
-        R.Best.push_back({Name.str(), Cost});
+        R.Costly.push_back({Name.str(), Cost, Cost});
     Rows.push_back(std::move(R));
   }
-  auto CostWith = [&](const Row &R, int Head) {
+  // The module's cost with Head added to the heads chosen so far.
+  auto CostWith = [&](const Row &R, size_t Head) {
     double C = R.Greedy;
-    for (const auto &[Name, Best] : R.Best)
-      C -= Best - (Head < 0 ? Best : std::min(Best, (*R.Heads)[size_t(Head)].lookup(Name)));
+    for (const Function &F : R.Costly)
+      C -= F.Greedy - std::min(F.Best, (*R.Heads)[Head].lookup(F.Name));
     return C;
   };
   std::vector<size_t> Chosen;
@@ -425,7 +430,7 @@ Expected<ExportedModel> selectHeads(const RegAllocTrainOptions &O,
         continue;
       double Sum = 0;
       for (const Row &R : Rows)
-        Sum += std::log((R.Greedy + CostEpsilon) / (CostWith(R, int(H)) + CostEpsilon));
+        Sum += std::log((R.Greedy + CostEpsilon) / (CostWith(R, H) + CostEpsilon));
       if (Sum > BestObjective + 1e-9)
         BestObjective = Sum, BestHead = int(H);
     }
@@ -433,8 +438,8 @@ Expected<ExportedModel> selectHeads(const RegAllocTrainOptions &O,
       break; // no head helps any more
     Chosen.push_back(size_t(BestHead));
     for (Row &R : Rows)
-      for (auto &[Name, Best] : R.Best)
-        Best = std::min(Best, (*R.Heads)[size_t(BestHead)].lookup(Name));
+      for (Function &F : R.Costly)
+        F.Best = std::min(F.Best, (*R.Heads)[size_t(BestHead)].lookup(F.Name));
     Objective = BestObjective;
     outs() << format("  head %u: candidate %d, training cost %.4f x greedy (geomean over %zu "
                      "modules)\n",
