@@ -1,5 +1,6 @@
 #include "runtime/RegAllocPortfolio.h"
 #include "policies/regalloc/MLRegAllocAdvisor.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/Cloning.h"
@@ -23,10 +24,18 @@ Error allocate(Module &M, const RegAllocPolicy &Policy, const RegAllocPlan &Plan
   return Emit(M, Out.Object);
 }
 
-// Turns every function definition of M not in Keep into a declaration.
+// Turns every function definition of M not in Keep into a declaration. Functions an alias or
+// an ifunc points to keep their bodies: an alias of a declaration is not valid IR.
 void keepOnlyBodiesOf(Module &M, const StringSet<> &Keep) {
+  SmallPtrSet<const GlobalObject *, 8> Aliased;
+  for (const GlobalAlias &A : M.aliases())
+    if (const GlobalObject *O = A.getAliaseeObject())
+      Aliased.insert(O);
+  for (const GlobalIFunc &I : M.ifuncs())
+    if (const Function *R = I.getResolverFunction())
+      Aliased.insert(R);
   for (Function &F : M)
-    if (!F.isDeclaration() && !Keep.contains(F.getName())) {
+    if (!F.isDeclaration() && !Keep.contains(F.getName()) && !Aliased.contains(&F)) {
       F.deleteBody(); // external linkage: a declaration may have no other
       F.setComdat(nullptr);
       F.setVisibility(GlobalValue::DefaultVisibility);

@@ -291,7 +291,7 @@ void TUOptimizer::finish(bool CompileSucceeded) {
     }
     // The allocation's cost is not in clang's object: the ML candidate measured LLVM's own
     // allocation of the same module on its way (no cost, no baseline: clang's object stays).
-    if (M == Metric::RegAllocCost && D.BaselineMeasured) {
+    if (M == Metric::RegAllocCost && D.BaselineMeasured && !D.Candidates.empty()) {
       D.BaselineMeasured = false;
       for (const CandidateReport &C : D.Candidates)
         if (C.Result.Result == Outcome::Ok && C.Result.GreedyRegAllocCost >= 0) {

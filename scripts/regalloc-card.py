@@ -50,8 +50,21 @@ print("| data | %s training modules with a spill cost, %s validation modules, fr
           sha("policies/models/splits/%s-train.txt" % target),
           sha("policies/models/splits/%s-validation.txt" % target)))
 print("| seed | %s |" % meta.get("seed"))
+if meta.get("candidate_heads"):
+    print("| how | warm start = LLVM's advisor (a zero output is LLVM's priority); %d heads chosen "
+          "greedily among %d seeded random ones by their measured per-function worth on the "
+          "training modules; then %d evolution-strategies iterations |" % (
+              meta.get("heads", 0), meta["candidate_heads"],
+              max([m.get("step", 0) for m in metrics] or [0])))
 print("| kept | iteration %s of %d (best on validation) |" % (
     meta.get("iteration"), max([m.get("step", 0) for m in metrics] or [0])))
+try:
+    wall = os.path.getmtime(os.path.join(run, "model.smm")) - os.path.getmtime(
+        os.path.join(run, "command.txt"))
+    print("| wall time | %.0f min on 2 cores shared with the corpus harvest (command record to "
+          "model file; optimized modules and greedy costs cached by an earlier run) |" % (wall / 60))
+except OSError:
+    pass
 print("| size | %d bytes |" % os.path.getsize(model))
 print("| command | `%s` |" % (commands[-1] if commands else "scripts/train-regalloc.sh %s" % target))
 print()

@@ -3,7 +3,7 @@
 #
 # The register-allocation policy shipped for TARGET (x86_64 or aarch64), every stage resumable
 # (rerun the same command to continue):
-#   train  smartcc-train --trainer regalloc-es: 8 linear heads chosen among 32 seeded random
+#   train  smartcc-train --trainer regalloc-es: 8 linear heads chosen among CANDIDATES (64) seeded random
 #          ones by their measured worth on the training modules (the greedy allocator's own
 #          spill cost at -O2, each function at the cheapest of LLVM's priorities and the heads:
 #          what the compiler serves), then ITERATIONS (default 0) evolution-strategies
@@ -32,7 +32,7 @@ if has train; then
   "$BIN/smartcc-train" --trainer regalloc-es --corpus "$C/train-pool" \
     --hashes "policies/models/splits/$T-train.txt" \
     --validation-hashes "policies/models/splits/$T-validation.txt" \
-    --run "$D/run" --target "$T" --compile-level O2 --heads 8 --candidate-heads 32 --init-spread 2 \
+    --run "$D/run" --target "$T" --compile-level O2 --heads 8 --candidate-heads "${CANDIDATES:-64}" --init-spread 2 \
     --iterations "$ITERATIONS" --pairs 8 --modules-per-iteration 16 --sigma 0.1 \
     --step-size 0.02 --validate-every 5 --validation-modules 60 --jobs 2 --seed 1
   "$BIN/smartcc-train" --report "$D/run"
