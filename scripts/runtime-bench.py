@@ -11,7 +11,9 @@ apply to smartcc's build only), at the same flags. Then it runs each workload al
 the two builds (clang, smartcc, clang, smartcc, ...), --runs times each, checks that both
 builds give the same output, and reports the ratio of the median CPU times (user + system of the
 child: steadier than wall time on a shared machine), smartcc / clang (below 1 = faster).
-Noise: the same ratio between the clang runs of odd and even rounds, which should be 1.
+A short program is run several times per sample (as many as make clang's build take at least
+--min-sample seconds), so that every sample is long enough to time. Noise: the same ratio
+between the clang runs of odd and even rounds, which should be 1.
 Build time: the wall and CPU times of the two builds, smartcc / clang.
 
 The packages are the reserved evaluation packages (shared/reserved-for-evaluation.txt): they
@@ -154,14 +156,17 @@ def make_inputs(d):
     return {"text": text, "image": image}
 
 
-def timed(argv, cwd, stdin=None):
-    """(cpu seconds, stdout bytes) of one run."""
+def timed(argv, cwd, repeat=1):
+    """(cpu seconds, stdout bytes of the first run) of repeat runs."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    r = subprocess.run(argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    out = None
+    for _ in range(repeat):
+        r = subprocess.run(argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        if r.returncode != 0:
+            sys.exit("runtime-bench: %s failed: %s" % (" ".join(argv), r.stderr.decode()[-500:]))
+        out = r.stdout if out is None else out
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if r.returncode != 0:
-        sys.exit("runtime-bench: %s failed: %s" % (" ".join(argv), r.stderr.decode()[-500:]))
-    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), r.stdout
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), out
 
 
 def main():
@@ -172,6 +177,8 @@ def main():
     ap.add_argument("--flags", default="-O2")
     ap.add_argument("--env", action="append", default=[], help="VAR=VALUE for smartcc's build")
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--min-sample", type=float, default=0.5,
+                    help="seconds of clang's build per timed sample (short programs repeat)")
     ap.add_argument("--packages", nargs="*", default=["bzip2", "zlib", "libjpeg-turbo"])
     a = ap.parse_args()
     out = os.path.abspath(a.out)
@@ -210,16 +217,18 @@ def main():
                 derived[x.strip("{}")] if x.startswith("{") else x for x in args]
             times = {"clang": [], "smartcc": []}
             outputs = {}
+            once = timed(argv_of(builds["clang"][0]), builds["clang"][0])[0]
+            repeat = max(1, int(-(-a.min_sample // max(once, 1e-3))))
             for i in range(a.runs):
                 for tool in ("clang", "smartcc") if i % 2 == 0 else ("smartcc", "clang"):
-                    t, o = timed(argv_of(builds[tool][0]), builds[tool][0])
+                    t, o = timed(argv_of(builds[tool][0]), builds[tool][0], repeat)
                     times[tool].append(t)
                     outputs.setdefault(tool, o)
             same = outputs["clang"] == outputs["smartcc"]
             mc, ms = statistics.median(times["clang"]), statistics.median(times["smartcc"])
             odd, even = times["clang"][1::2], times["clang"][0::2]
             noise = statistics.median(odd) / statistics.median(even) if odd else 1.0
-            row = {"package": pkg, "workload": name, "runs": a.runs,
+            row = {"package": pkg, "workload": name, "runs": a.runs, "repeat": repeat,
                    "clang_median_s": mc, "smartcc_median_s": ms, "ratio": ms / mc,
                    "noise_ratio": noise, "same_output": same,
                    "clang_build_wall_s": builds["clang"][1], "smartcc_build_wall_s": builds["smartcc"][1],
@@ -232,13 +241,14 @@ def main():
     with open(os.path.join(out, "runtime.json"), "w") as f:
         json.dump({"flags": a.flags, "env": a.env, "runs": a.runs, "rows": results}, f, indent=1)
     lines = ["# Run time and build time, smartcc / clang-22 (%s %s)" % (a.flags, " ".join(a.env)),
-             "", "Ratio of median CPU times over %d alternating runs each (below 1 = faster); "
-             "noise = the same ratio between clang's odd and even runs; outputs compared." % a.runs,
-             "", "| package | workload | clang s | smartcc s | run-time ratio | noise | build wall ratio | build CPU ratio |",
-             "|---|---|---|---|---|---|---|---|"]
+             "", "Ratio of median CPU times over %d alternating samples each (below 1 = faster; a "
+             "sample repeats a short program until clang's takes %.1f s); noise = the same ratio "
+             "between clang's odd and even samples; outputs compared." % (a.runs, a.min_sample),
+             "", "| package | workload | runs per sample | clang s | smartcc s | run-time ratio | noise | build wall ratio | build CPU ratio |",
+             "|---|---|---|---|---|---|---|---|---|"]
     for r in results:
-        lines.append("| %s | %s | %.3f | %.3f | %.4f | %.4f | %.2f | %.2f |" % (
-            r["package"], r["workload"], r["clang_median_s"], r["smartcc_median_s"], r["ratio"],
+        lines.append("| %s | %s | %d | %.3f | %.3f | %.4f | %.4f | %.2f | %.2f |" % (
+            r["package"], r["workload"], r["repeat"], r["clang_median_s"], r["smartcc_median_s"], r["ratio"],
             r["noise_ratio"], r["smartcc_build_wall_s"] / r["clang_build_wall_s"],
             r["smartcc_build_cpu_s"] / max(r["clang_build_cpu_s"], 1e-9)))
     if results:

@@ -75,16 +75,14 @@ Expected<RegAllocMeasurement> measureRegAlloc(const CodegenModule &M,
                              std::move(Cost.PerFunction)};
 }
 
-Expected<PerFunctionMeasurement> measurePerFunction(const CodegenModule &M,
-                                                    const RegAllocMeasurement &Greedy,
-                                                    const RegAllocPolicy &Policy) {
-  RegAllocCost G;
-  G.PerFunction = Greedy.PerFunction;
-  G.Spills = Greedy.Cost; // weighted() is all choosePerFunction needs of the total
-  const StringSet<> Costly = costlyFunctions(G);
-  PerFunctionMeasurement Out{Greedy.Cost, Greedy.Cost, 0};
+// Each head's costs on M, on the functions that cost anything under greedy (Greedy's
+// per-function costs); none when nothing costs anything.
+static Expected<std::vector<RegAllocCost>> headCostsOf(const CodegenModule &M,
+                                                       const RegAllocCost &Greedy,
+                                                       const RegAllocPolicy &Policy) {
+  const StringSet<> Costly = costlyFunctions(Greedy);
   if (Costly.empty())
-    return Out;
+    return std::vector<RegAllocCost>();
   Expected<std::unique_ptr<CodegenContext>> CG = CodegenContext::fromCC1Args(M.CC1Args);
   if (!CG)
     return CG.takeError();
@@ -92,10 +90,24 @@ Expected<PerFunctionMeasurement> measurePerFunction(const CodegenModule &M,
   Expected<std::unique_ptr<Module>> Mod = loadBitcodeFile(M.OptimizedBitcodePath, Ctx);
   if (!Mod)
     return Mod.takeError();
-  Expected<std::vector<RegAllocCost>> Heads =
-      headCosts(**Mod, Policy, Costly, [&](Module &X, SmallVectorImpl<char> &Obj) {
-        return (*CG)->emit(X, Obj);
-      });
+  return headCosts(**Mod, Policy, Costly, [&](Module &X, SmallVectorImpl<char> &Obj) {
+    return (*CG)->emit(X, Obj);
+  });
+}
+
+// RegAllocMeasurement's figures as a RegAllocCost (weighted() is its total).
+static RegAllocCost costOf(const RegAllocMeasurement &Greedy) {
+  RegAllocCost G;
+  G.PerFunction = Greedy.PerFunction;
+  G.Spills = Greedy.Cost;
+  return G;
+}
+
+Expected<PerFunctionMeasurement> measurePerFunction(const CodegenModule &M,
+                                                    const RegAllocMeasurement &Greedy,
+                                                    const RegAllocPolicy &Policy) {
+  RegAllocCost G = costOf(Greedy);
+  Expected<std::vector<RegAllocCost>> Heads = headCostsOf(M, G, Policy);
   if (!Heads)
     return Heads.takeError();
   PerFunctionChoice C = choosePerFunction(G, *Heads);
@@ -280,28 +292,14 @@ ExportedModel warmStart(const RegAllocTrainOptions &O) {
 // Each head's costs of the functions that cost anything under greedy, on one module.
 Expected<std::vector<StringMap<double>>> measureHeads(const Prepared &PM,
                                                       const RegAllocPolicy &Policy) {
-  RegAllocCost G;
-  G.PerFunction = PM.Greedy.PerFunction;
-  const StringSet<> Costly = costlyFunctions(G);
-  std::vector<StringMap<double>> Out(Policy.heads());
-  if (Costly.empty())
-    return Out;
-  Expected<std::unique_ptr<CodegenContext>> CG = CodegenContext::fromCC1Args(PM.Module.CC1Args);
-  if (!CG)
-    return CG.takeError();
-  LLVMContext Ctx;
-  Expected<std::unique_ptr<Module>> Mod = loadBitcodeFile(PM.Module.OptimizedBitcodePath, Ctx);
-  if (!Mod)
-    return Mod.takeError();
-  Expected<std::vector<RegAllocCost>> Heads =
-      headCosts(**Mod, Policy, Costly, [&](Module &X, SmallVectorImpl<char> &Obj) {
-        return (*CG)->emit(X, Obj);
-      });
+  Expected<std::vector<RegAllocCost>> Heads = headCostsOf(PM.Module, costOf(PM.Greedy), Policy);
   if (!Heads)
     return Heads.takeError();
+  std::vector<StringMap<double>> Out(Policy.heads());
   for (size_t H = 0; H < Heads->size(); ++H)
-    for (const auto &F : Costly)
-      Out[H][F.getKey()] = (*Heads)[H].costOf(F.getKey());
+    for (const auto &[Name, Cost] : PM.Greedy.PerFunction)
+      if (Cost > 0)
+        Out[H][Name] = (*Heads)[H].costOf(Name);
   return Out;
 }
 

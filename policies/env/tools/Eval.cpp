@@ -252,6 +252,19 @@ Expected<EvalRow> evalLevel(CorpusModule C, StringRef Level, const EvalRow &Base
   return R;
 }
 
+// The model a method names: the one built into smartcc for Target when Path is empty, else the
+// file (SequenceAgent, InlinePolicy and RegAllocPolicy resolve models alike).
+template <class Model>
+Expected<Model> modelFor(StringRef Path, const std::string &Target, const char *What) {
+  if (!Path.empty())
+    return Model::load(Path.str());
+  std::optional<Expected<Model>> M = Model::builtinFor(Target);
+  if (!M)
+    return createStringError(inconvertibleErrorCode(), "no built-in %s for %s", What,
+                             Target.c_str());
+  return std::move(*M);
+}
+
 // The sequence-value agent at an effort level, as the compiler serves it: "agent@1" (the model
 // built into smartcc for the module's target) or "agent:MODEL.smm@1". Its proposals are
 // measured and the best kept; the row is before the -Oz fallback (the report adds it).
@@ -261,22 +274,15 @@ Expected<EvalRow> evalAgent(const CorpusModule &C, StringRef Arg, const EvalRow 
   unsigned Effort = 1;
   if (EffortText.getAsInteger(10, Effort) || Effort > 2)
     return createStringError(inconvertibleErrorCode(), "agent: expected @0, @1 or @2");
-  std::optional<Expected<SequenceAgent>> Agent;
-  if (ModelPath.empty())
-    Agent = SequenceAgent::builtinFor(C.Target);
-  else
-    Agent = SequenceAgent::load(ModelPath.str());
+  Expected<SequenceAgent> Agent = modelFor<SequenceAgent>(ModelPath, C.Target, "model");
   if (!Agent)
-    return createStringError(inconvertibleErrorCode(), "no built-in model for %s",
-                             C.Target.c_str());
-  if (!*Agent)
-    return Agent->takeError();
+    return Agent.takeError();
   Expected<Loaded> L = load(C);
   if (!L)
     return L.takeError();
   auto Start = std::chrono::steady_clock::now();
-  std::vector<SequenceProposal> Chosen = proposalsForEffort((*Agent)->rank(*L->M), Effort);
-  Expected<ActionSpace> Space = loadActionSpaces((*Agent)->spaceName());
+  std::vector<SequenceProposal> Chosen = proposalsForEffort(Agent->rank(*L->M), Effort);
+  Expected<ActionSpace> Space = loadActionSpaces(Agent->spaceName());
   if (!Space)
     return Space.takeError();
   CompilerEnv Env(std::move(*Space), EnvOptions{RewardKind::IRInstructions, 1000});
@@ -299,19 +305,12 @@ Expected<EvalRow> evalAgent(const CorpusModule &C, StringRef Arg, const EvalRow 
 // clang's -Oz pipeline with the ML inliner deciding every call site: "inliner" (the model built
 // into smartcc for the module's target) or "inliner:MODEL.smm". Before the -Oz fallback.
 Expected<EvalRow> evalInliner(const CorpusModule &C, StringRef ModelPath, const EvalRow &Base) {
-  std::optional<Expected<InlinePolicy>> P;
-  if (ModelPath.empty())
-    P = InlinePolicy::builtinFor(C.Target);
-  else
-    P = InlinePolicy::load(ModelPath.str());
+  Expected<InlinePolicy> P = modelFor<InlinePolicy>(ModelPath, C.Target, "inliner model");
   if (!P)
-    return createStringError(inconvertibleErrorCode(), "no built-in inliner model for %s",
-                             C.Target.c_str());
-  if (!*P)
-    return P->takeError();
+    return P.takeError();
   CandidateSpec Spec;
   Spec.Name = "inliner";
-  Spec.Inliner = std::make_shared<const InlinePolicy>(std::move(**P));
+  Spec.Inliner = std::make_shared<const InlinePolicy>(std::move(*P));
   return evalCandidate(C, Spec, Base);
 }
 
@@ -321,16 +320,10 @@ Expected<EvalRow> evalInliner(const CorpusModule &C, StringRef ModelPath, const 
 // "regalloc" (the model built in for the module's target) or "regalloc:MODEL.smm". The row's
 // clang figures are greedy's at that level; its costs are the allocator's own report.
 Expected<EvalRow> evalRegAlloc(CorpusModule C, StringRef ModelPath, const EvalRow &Base) {
-  std::optional<Expected<RegAllocPolicy>> P;
-  if (ModelPath.empty())
-    P = RegAllocPolicy::builtinFor(C.Target);
-  else
-    P = RegAllocPolicy::load(ModelPath.str());
+  Expected<RegAllocPolicy> P =
+      modelFor<RegAllocPolicy>(ModelPath, C.Target, "register-allocation model");
   if (!P)
-    return createStringError(inconvertibleErrorCode(),
-                             "no built-in register-allocation model for %s", C.Target.c_str());
-  if (!*P)
-    return P->takeError();
+    return P.takeError();
   C.Bench.CC1Args = cc1ArgsAtLevel(std::move(C.Bench.CC1Args), RegAllocLevel);
   Expected<Loaded> L = load(C);
   if (!L)
@@ -355,7 +348,7 @@ Expected<EvalRow> evalRegAlloc(CorpusModule C, StringRef ModelPath, const EvalRo
   R.ClangSeconds = OptSeconds + since(GreedyStart);
   // The per-function choice.
   auto MLStart = std::chrono::steady_clock::now();
-  Expected<PortfolioAllocation> A = L->CG->emitObjectPerFunction(*L->M, **P);
+  Expected<PortfolioAllocation> A = L->CG->emitObjectPerFunction(*L->M, *P);
   if (!A)
     return A.takeError();
   Expected<ObjectSize> Size =
