@@ -43,12 +43,13 @@ print("| what it decides | %d heads rescaling the greedy allocator's priorities;
       "(runtime/RegAllocPortfolio.h) |" % meta.get("heads", 1))
 print("| inputs | %d live-range features (docs/ml-regalloc.md) |" % meta.get("input_size", 0))
 print("| level | -%s (clang's optimized module at that level, codegen only) |" % meta.get("level"))
-print("| data | %s training modules with a spill cost, %s validation modules, from "
-      "policies/models/splits/%s-train.txt (sha256 %s) and -validation.txt (%s), split by "
-      "package; the reserved packages are never used |" % (
+print("| data | %s training modules with a spill cost, %s validation modules: the modules "
+      "of policies/models/regalloc/%s-train.txt (sha256 %s) and -validation.txt (%s), the "
+      "ones of policies/models/splits/%s-*.txt the corpus held when the model was trained; "
+      "split by package; the reserved packages are never used |" % (
           meta.get("train_modules"), meta.get("validation_modules"), target,
-          sha("policies/models/splits/%s-train.txt" % target),
-          sha("policies/models/splits/%s-validation.txt" % target)))
+          sha("policies/models/regalloc/%s-train.txt" % target),
+          sha("policies/models/regalloc/%s-validation.txt" % target), target))
 print("| seed | %s |" % meta.get("seed"))
 if meta.get("candidate_heads"):
     print("| how | warm start = LLVM's advisor (a zero output is LLVM's priority); %d heads chosen "

@@ -7,8 +7,10 @@
 #          ones by their measured worth on the training modules (the greedy allocator's own
 #          spill cost at -O2, each function at the cheapest of LLVM's priorities and the heads:
 #          what the compiler serves), then ITERATIONS (default 0) evolution-strategies
-#          iterations; seed 1; training modules: policies/models/splits/TARGET-train.txt as far
-#          as the corpus holds them; the kept model is the best on the validation list
+#          iterations; seed 1; the kept model is the best on the validation list. Modules: the
+#          shipped model's own lists (policies/models/regalloc/TARGET-{train,validation}.txt,
+#          the modules its run used) unless REFRESH_LISTS=1, which takes
+#          policies/models/splits/TARGET-*.txt as far as the corpus holds them
 #   ship   copy the model to policies/models/regalloc/TARGET.smm (compiled into smartcc) and
 #          write its card (TARGET.md) from the run
 #   eval   smartcc-eval --method regalloc:MODEL at -O2 on the reserved packages (eval split,
@@ -28,10 +30,12 @@ EVAL_MODULES=${EVAL_MODULES:-200}
 mkdir -p "$D"
 has() { [[ " $STAGES " == *" $1 "* ]]; }
 
+LISTS=policies/models/regalloc
+if [ -n "${REFRESH_LISTS:-}" ] || [ ! -f "$LISTS/$T-train.txt" ]; then LISTS=policies/models/splits; fi
+
 if has train; then
   "$BIN/smartcc-train" --trainer regalloc-es --corpus "$C/train-pool" \
-    --hashes "policies/models/splits/$T-train.txt" \
-    --validation-hashes "policies/models/splits/$T-validation.txt" \
+    --hashes "$LISTS/$T-train.txt" --validation-hashes "$LISTS/$T-validation.txt" \
     --run "$D/run" --target "$T" --compile-level O2 --heads 8 --candidate-heads "${CANDIDATES:-64}" --init-spread 2 \
     --iterations "$ITERATIONS" --pairs 8 --modules-per-iteration 16 --sigma 0.1 \
     --step-size 0.02 --validate-every 5 --validation-modules 60 --jobs 2 --seed 1
@@ -41,6 +45,12 @@ fi
 if has ship; then
   mkdir -p policies/models/regalloc
   cp "$D/run/model.smm" "policies/models/regalloc/$T.smm"
+  # The modules this run used (the corpus may hold more later): the lists that reproduce it.
+  for s in train validation; do
+    python3 -c 'import json, sys
+print("\n".join(sorted({json.loads(l)["hash"] for l in open(sys.argv[1])})))' \
+      "$D/run/checkpoint/$s-modules.jsonl" > "policies/models/regalloc/$T-$s.txt"
+  done
   python3 scripts/regalloc-card.py "$T" "$D" > "policies/models/regalloc/$T.md"
   echo "shipped policies/models/regalloc/$T.smm (rebuild smartcc to embed it)"
 fi
