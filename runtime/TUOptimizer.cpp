@@ -225,8 +225,11 @@ void TUOptimizer::finish(bool CompileSucceeded) {
   D.Output = FO.OutputFile;
   D.Target = CI.getTargetOpts().Triple;
   D.Level = Level;
-  // At -O1..-O3 the only question is the allocation: its cost decides.
-  const Metric M = SpeedLevel ? Metric::RegAllocCost : Cfg.SizeMetric;
+  // At -O1..-O3 the only question is the allocation: its cost decides. Without a model for
+  // the target nothing measures a cost, so clang's object is reported in bytes.
+  const Metric M = !SpeedLevel        ? Cfg.SizeMetric
+                   : RegAlloc.Policy ? Metric::RegAllocCost
+                                     : Metric::AllocBytes;
   auto ValueOf = [&](const CandidateResult &R) -> uint64_t {
     if (M == Metric::RegAllocCost)
       return uint64_t(std::llround(R.RegAllocCost * 1000.0));
