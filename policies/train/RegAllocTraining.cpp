@@ -56,19 +56,34 @@ Expected<CodegenModule> prepareCodegenModule(const CorpusModule &C, StringRef Le
   return Out;
 }
 
-Expected<RegAllocMeasurement> measureRegAlloc(const CodegenModule &M,
-                                              const RegAllocPolicy *Policy) {
+// A prepared module, loaded for codegen: its compile's context and clang's optimized module.
+struct OpenModule {
+  std::unique_ptr<CodegenContext> CG;
+  std::unique_ptr<LLVMContext> Ctx = std::make_unique<LLVMContext>();
+  std::unique_ptr<Module> M;
+};
+static Expected<OpenModule> openForCodegen(const CodegenModule &M) {
+  OpenModule O;
   Expected<std::unique_ptr<CodegenContext>> CG = CodegenContext::fromCC1Args(M.CC1Args);
   if (!CG)
     return CG.takeError();
-  LLVMContext Ctx;
-  Expected<std::unique_ptr<Module>> Mod = loadBitcodeFile(M.OptimizedBitcodePath, Ctx);
+  O.CG = std::move(*CG);
+  Expected<std::unique_ptr<Module>> Mod = loadBitcodeFile(M.OptimizedBitcodePath, *O.Ctx);
   if (!Mod)
     return Mod.takeError();
+  O.M = std::move(*Mod);
+  return std::move(O);
+}
+
+Expected<RegAllocMeasurement> measureRegAlloc(const CodegenModule &M,
+                                              const RegAllocPolicy *Policy) {
+  Expected<OpenModule> O = openForCodegen(M);
+  if (!O)
+    return O.takeError();
   RegAllocCost Cost;
   RegAllocLog Log;
   SmallVector<char, 0> Obj;
-  Expected<ObjectSize> Size = (*CG)->emitObject(**Mod, Obj, {Policy, &Log, &Cost});
+  Expected<ObjectSize> Size = O->CG->emitObject(*O->M, Obj, {Policy, &Log, &Cost});
   if (!Size)
     return Size.takeError();
   return RegAllocMeasurement{Cost.weighted(), Size->AllocBytes, Log.Ranges, Log.Changed,
@@ -83,15 +98,11 @@ static Expected<std::vector<RegAllocCost>> headCostsOf(const CodegenModule &M,
   const StringSet<> Costly = costlyFunctions(Greedy);
   if (Costly.empty())
     return std::vector<RegAllocCost>();
-  Expected<std::unique_ptr<CodegenContext>> CG = CodegenContext::fromCC1Args(M.CC1Args);
-  if (!CG)
-    return CG.takeError();
-  LLVMContext Ctx;
-  Expected<std::unique_ptr<Module>> Mod = loadBitcodeFile(M.OptimizedBitcodePath, Ctx);
-  if (!Mod)
-    return Mod.takeError();
-  return headCosts(**Mod, Policy, Costly, [&](Module &X, SmallVectorImpl<char> &Obj) {
-    return (*CG)->emit(X, Obj);
+  Expected<OpenModule> O = openForCodegen(M);
+  if (!O)
+    return O.takeError();
+  return headCosts(*O->M, Policy, Costly, [&](Module &X, SmallVectorImpl<char> &Obj) {
+    return O->CG->emit(X, Obj);
   });
 }
 
