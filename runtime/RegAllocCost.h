@@ -25,6 +25,10 @@ struct RegAllocCost {
   llvm::StringMap<double> PerFunction;
   static constexpr double CopyWeight = 0.2;
   double weighted() const { return Spills + Reloads + CopyWeight * Copies; }
+  // Cost as a multiple of Baseline, one spill-equivalent in the entry block added to both, so
+  // that the ratios of near-zero costs do not dominate a geomean over modules (the trainer's
+  // reward and smartcc-eval's figures both use it).
+  static double ratio(double Cost, double Baseline) { return (Cost + 1.0) / (Baseline + 1.0); }
   double costOf(llvm::StringRef Function) const { return PerFunction.lookup(Function); }
   // Folds the remark in if DI is one; returns whether it was.
   bool add(const llvm::DiagnosticInfo &DI);

@@ -45,9 +45,9 @@ void keepOnlyBodiesOf(Module &M, const StringSet<> &Keep) {
 
 } // namespace
 
-StringSet<> costlyFunctions(const RegAllocCost &Greedy) {
+StringSet<> costlyFunctions(const StringMap<double> &GreedyPerFunction) {
   StringSet<> Costly;
-  for (const auto &[Name, Cost] : Greedy.PerFunction)
+  for (const auto &[Name, Cost] : GreedyPerFunction)
     if (Cost > 0)
       Costly.insert(Name);
   return Costly;
@@ -67,11 +67,11 @@ Expected<std::vector<RegAllocCost>> headCosts(const Module &M, const RegAllocPol
   return Costs;
 }
 
-PerFunctionChoice choosePerFunction(const RegAllocCost &Greedy,
-                                    const std::vector<RegAllocCost> &Heads) {
-  PerFunctionChoice C;
-  C.Cost = C.HeadsOnlyCost = Greedy.weighted();
-  for (const auto &[Name, G] : Greedy.PerFunction) {
+HeadChoice chooseHeads(const StringMap<double> &GreedyPerFunction, double GreedyTotal,
+                       const std::vector<RegAllocCost> &Heads) {
+  HeadChoice C;
+  C.Cost = C.HeadsOnlyCost = GreedyTotal;
+  for (const auto &[Name, G] : GreedyPerFunction) {
     if (!(G > 0))
       continue;
     double Best = G, BestOfHeads = Heads.empty() ? G : HUGE_VAL;
@@ -103,7 +103,7 @@ Expected<PortfolioAllocation> allocatePerFunction(Module &M, const RegAllocPolic
     ++Result.Codegens;
   }
   Result.GreedyCost = Result.HeadsOnlyCost = Greedy.Cost.weighted();
-  const StringSet<> Costly = costlyFunctions(Greedy.Cost);
+  const StringSet<> Costly = costlyFunctions(Greedy.Cost.PerFunction);
   Result.Functions = unsigned(Costly.size());
   auto TakeGreedy = [&]() {
     Result.Object = std::move(Greedy.Object);
@@ -118,7 +118,7 @@ Expected<PortfolioAllocation> allocatePerFunction(Module &M, const RegAllocPolic
   if (!Heads)
     return Heads.takeError();
   Result.Codegens += unsigned(Heads->size());
-  PerFunctionChoice Choice = choosePerFunction(Greedy.Cost, *Heads);
+  HeadChoice Choice = chooseHeads(Greedy.Cost.PerFunction, Result.GreedyCost, *Heads);
   Result.HeadsOnlyCost = Choice.HeadsOnlyCost;
   if (Choice.Plan.Heads.empty())
     return TakeGreedy();

@@ -54,21 +54,21 @@ llvm::Expected<PortfolioAllocation> allocatePerFunction(llvm::Module &M,
                                                         EmitObjectFn Emit);
 
 // The pieces, for the trainer (which knows greedy's costs already and needs no object):
-// the functions that cost anything under Greedy,
-llvm::StringSet<> costlyFunctions(const RegAllocCost &Greedy);
+// the functions that cost anything under greedy (GreedyPerFunction: RegAllocCost::PerFunction),
+llvm::StringSet<> costlyFunctions(const llvm::StringMap<double> &GreedyPerFunction);
 // each head's costs on a copy of M that keeps only those functions' bodies,
 llvm::Expected<std::vector<RegAllocCost>> headCosts(const llvm::Module &M,
                                                     const RegAllocPolicy &Policy,
                                                     const llvm::StringSet<> &Costly,
                                                     EmitObjectFn Emit);
 // and the choice: each costly function's cheapest head (absent: greedy keeps it, ties too).
-struct PerFunctionChoice {
+struct HeadChoice {
   RegAllocPlan Plan = RegAllocPlan::wholeModule(RegAllocPlan::Greedy);
   double Cost = 0;          // Greedy's total with each function at its cheapest allocation
   double HeadsOnlyCost = 0; // ... at its cheapest head, greedy excluded (functions greedy
                             // allocates at no cost count 0: they are never compiled by a head)
 };
-PerFunctionChoice choosePerFunction(const RegAllocCost &Greedy,
-                                    const std::vector<RegAllocCost> &Heads);
+HeadChoice chooseHeads(const llvm::StringMap<double> &GreedyPerFunction, double GreedyTotal,
+                       const std::vector<RegAllocCost> &Heads);
 
 } // namespace smartcc

@@ -81,21 +81,19 @@ Expected<RegAllocMeasurement> measureRegAlloc(const CodegenModule &M,
   if (!O)
     return O.takeError();
   RegAllocCost Cost;
-  RegAllocLog Log;
   SmallVector<char, 0> Obj;
-  Expected<ObjectSize> Size = O->CG->emitObject(*O->M, Obj, {Policy, &Log, &Cost});
+  Expected<ObjectSize> Size = O->CG->emitObject(*O->M, Obj, {Policy, nullptr, &Cost});
   if (!Size)
     return Size.takeError();
-  return RegAllocMeasurement{Cost.weighted(), Size->AllocBytes, Log.Ranges, Log.Changed,
-                             std::move(Cost.PerFunction)};
+  return RegAllocMeasurement{Cost.weighted(), Size->AllocBytes, std::move(Cost.PerFunction)};
 }
 
 // Each head's costs on M, on the functions that cost anything under greedy (Greedy's
 // per-function costs); none when nothing costs anything.
 static Expected<std::vector<RegAllocCost>> headCostsOf(const CodegenModule &M,
-                                                       const RegAllocCost &Greedy,
+                                                       const RegAllocMeasurement &Greedy,
                                                        const RegAllocPolicy &Policy) {
-  const StringSet<> Costly = costlyFunctions(Greedy);
+  const StringSet<> Costly = costlyFunctions(Greedy.PerFunction);
   if (Costly.empty())
     return std::vector<RegAllocCost>();
   Expected<OpenModule> O = openForCodegen(M);
@@ -106,29 +104,17 @@ static Expected<std::vector<RegAllocCost>> headCostsOf(const CodegenModule &M,
   });
 }
 
-// RegAllocMeasurement's figures as a RegAllocCost (weighted() is its total).
-static RegAllocCost costOf(const RegAllocMeasurement &Greedy) {
-  RegAllocCost G;
-  G.PerFunction = Greedy.PerFunction;
-  G.Spills = Greedy.Cost;
-  return G;
-}
-
 Expected<PerFunctionMeasurement> measurePerFunction(const CodegenModule &M,
                                                     const RegAllocMeasurement &Greedy,
                                                     const RegAllocPolicy &Policy) {
-  RegAllocCost G = costOf(Greedy);
-  Expected<std::vector<RegAllocCost>> Heads = headCostsOf(M, G, Policy);
+  Expected<std::vector<RegAllocCost>> Heads = headCostsOf(M, Greedy, Policy);
   if (!Heads)
     return Heads.takeError();
-  PerFunctionChoice C = choosePerFunction(G, *Heads);
+  HeadChoice C = chooseHeads(Greedy.PerFunction, Greedy.Cost, *Heads);
   return PerFunctionMeasurement{C.Cost, C.HeadsOnlyCost, unsigned(C.Plan.Heads.size())};
 }
 
 namespace {
-
-// One spill-equivalent in the entry block: keeps the ratio of tiny costs from dominating.
-constexpr double CostEpsilon = 1.0;
 
 struct Prepared {
   CodegenModule Module;
@@ -240,8 +226,8 @@ CostFigures evaluate(const std::vector<Prepared> &Modules, const RegAllocPolicy 
       continue;
     }
     const double G = Modules[I].Greedy.Cost;
-    LH += std::log((M[I]->HeadsOnlyCost + CostEpsilon) / (G + CostEpsilon));
-    LP += std::log((M[I]->Cost + CostEpsilon) / (G + CostEpsilon));
+    LH += std::log(RegAllocCost::ratio(M[I]->HeadsOnlyCost, G));
+    LP += std::log(RegAllocCost::ratio(M[I]->Cost, G));
     F.Better += M[I]->HeadsOnlyCost < G;
     F.Worse += M[I]->HeadsOnlyCost > G;
     F.FunctionsChanged += M[I]->FunctionsChanged;
@@ -303,7 +289,7 @@ ExportedModel warmStart(const RegAllocTrainOptions &O) {
 // Each head's costs of the functions that cost anything under greedy, on one module.
 Expected<std::vector<StringMap<double>>> measureHeads(const Prepared &PM,
                                                       const RegAllocPolicy &Policy) {
-  Expected<std::vector<RegAllocCost>> Heads = headCostsOf(PM.Module, costOf(PM.Greedy), Policy);
+  Expected<std::vector<RegAllocCost>> Heads = headCostsOf(PM.Module, PM.Greedy, Policy);
   if (!Heads)
     return Heads.takeError();
   std::vector<StringMap<double>> Out(Policy.heads());
@@ -439,7 +425,7 @@ Expected<ExportedModel> selectHeads(const RegAllocTrainOptions &O,
         continue;
       double Sum = 0;
       for (const Row &R : Rows)
-        Sum += std::log((R.Greedy + CostEpsilon) / (CostWith(R, H) + CostEpsilon));
+        Sum -= std::log(RegAllocCost::ratio(CostWith(R, H), R.Greedy));
       if (Sum > BestObjective + 1e-9)
         BestObjective = Sum, BestHead = int(H);
     }
@@ -520,7 +506,7 @@ Error trainRegAllocES(const RegAllocTrainOptions &O, const std::vector<CorpusMod
       S.Gain = -10.0;
       return S;
     }
-    S.Gain = 100.0 * std::log((PM.Greedy.Cost + CostEpsilon) / (R->Cost + CostEpsilon));
+    S.Gain = -100.0 * std::log(RegAllocCost::ratio(R->Cost, PM.Greedy.Cost));
     S.Changed = R->FunctionsChanged;
     return S;
   };

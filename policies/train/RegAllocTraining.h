@@ -72,7 +72,6 @@ llvm::Expected<CodegenModule> prepareCodegenModule(const CorpusModule &M, llvm::
 struct RegAllocMeasurement {
   double Cost = 0;       // RegAllocCost::weighted()
   uint64_t Bytes = 0;    // allocated bytes of the object
-  unsigned Ranges = 0, Changed = 0;
   llvm::StringMap<double> PerFunction; // RegAllocCost::PerFunction
 };
 // Code-generates M's optimized module with Policy's head 0 on every function (null Policy:

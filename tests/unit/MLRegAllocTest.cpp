@@ -235,7 +235,7 @@ TEST_F(MLRegAllocTest, PerFunctionChoiceIsMeasuredAndNeverCostlier) {
       ASSERT_TRUE(bool(W.CG->emitObject(*W.M, Obj, {&Heads, nullptr, &C, &Whole})));
       PerHead.push_back(std::move(C));
     }
-    PerFunctionChoice Choice = choosePerFunction(Greedy.Cost, PerHead);
+    HeadChoice Choice = chooseHeads(Greedy.Cost.PerFunction, Greedy.Cost.weighted(), PerHead);
     EXPECT_NEAR(P->Cost.weighted(), Choice.Cost, 1e-6 * Choice.Cost) << B.Name;
     EXPECT_EQ(P->FunctionsChanged, unsigned(Choice.Plan.Heads.size())) << B.Name;
   }
@@ -246,7 +246,7 @@ TEST_F(MLRegAllocTest, HeadCostsWithoutTheFreeFunctionsMatchWholeModules) {
   RegAllocPolicy Heads = twoHeads();
   const Benchmark &Lz = Modules[3];
   Compiled Greedy = compile(Lz, nullptr);
-  StringSet<> Costly = costlyFunctions(Greedy.Cost);
+  StringSet<> Costly = costlyFunctions(Greedy.Cost.PerFunction);
   ASSERT_GT(Costly.size(), 0u);
   Optimized O = optimized(Lz);
   Expected<std::vector<RegAllocCost>> Stripped =

@@ -1,4 +1,5 @@
 #include "EvalReport.h"
+#include "runtime/RegAllocCost.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Format.h"
 #include <algorithm>
@@ -75,8 +76,8 @@ struct Summary {
 };
 
 // The register-allocation rows: cost as a multiple of greedy's (below 1 = cheaper), over the
-// modules where greedy spills, reloads or copies anything, with one spill in the entry block
-// added to both sides (as the trainer's reward) so that near-zero costs do not dominate.
+// modules where greedy spills, reloads or copies anything, as RegAllocCost::ratio (one spill
+// in the entry block added to both sides, as in the trainer's reward).
 void writeRegAllocCosts(const std::vector<EvalRow> &Rows, raw_ostream &OS) {
   struct CostSummary {
     double LogCost = 0, LogHead = 0, LogBytes = 0, Seconds = 0, ClangSeconds = 0;
@@ -92,8 +93,8 @@ void writeRegAllocCosts(const std::vector<EvalRow> &Rows, raw_ostream &OS) {
       continue;
     }
     double Head = R.HeadCost < 0 ? R.ClangCost : R.HeadCost;
-    S.LogCost += std::log((R.Cost + 1) / (R.ClangCost + 1));
-    S.LogHead += std::log((Head + 1) / (R.ClangCost + 1));
+    S.LogCost += std::log(RegAllocCost::ratio(R.Cost, R.ClangCost));
+    S.LogHead += std::log(RegAllocCost::ratio(Head, R.ClangCost));
     S.LogBytes += std::log(double(std::max<uint64_t>(R.Bytes, 1)) /
                            double(std::max<uint64_t>(R.ClangBytes, 1)));
     S.Cheaper += R.Cost < R.ClangCost, S.Costlier += R.Cost > R.ClangCost;
