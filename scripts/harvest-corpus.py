@@ -52,7 +52,10 @@ RETRYABLE = ("build_failed", "source_missing", "timeout")
 # configure (script name), configure_args, configure_env_only (hand-written configure that takes
 # no VAR=VALUE arguments), cmake_args, make_args (extra make arguments/targets), cflags/cxxflags
 # (appended to -Oz), pre_make (shell command run after configure), steps (a complete build:
-# list of argv lists; placeholders {cc} {cxx} {jobs} {cflags} {cxxflags}).
+# list of argv lists; placeholders {cc} {cxx} {jobs} {cflags} {cxxflags}; the last one is the
+# make step, so a partly failing build keeps what it harvested), timeout (seconds, for the large
+# packages, instead of --timeout), build_dep (False: configured without optional libraries, so
+# apt-get build-dep would only install what is not used).
 LUA_MAKE = {"make_args": ["linux", "CC={cc}"]}
 QUIRKS = {
     "lua5.1": LUA_MAKE, "lua5.2": LUA_MAKE, "lua5.3": LUA_MAKE, "lua5.4": LUA_MAKE,
@@ -80,6 +83,40 @@ QUIRKS = {
     "leveldb": {"cmake_args": ["-DLEVELDB_BUILD_TESTS=OFF", "-DLEVELDB_BUILD_BENCHMARKS=OFF"]},
     # cJSON's tests #include cJSON.c: 20 near-copies of one module.
     "cjson": {"cmake_args": ["-DENABLE_CJSON_UTILS=On", "-DENABLE_CJSON_TEST=Off"]},
+    # Large packages, for the 20k-TU goal. None may compile a copy of a reserved package:
+    # binutils and others carry a zlib/ directory, used only without --with-system-zlib.
+    "openssl": {"timeout": 3600, "steps": [
+        ["perl", "./Configure", "linux-x86_64", "no-asm", "no-tests", "CC={cc}", "CXX={cxx}"],
+        ["make", "-k", "-j{jobs}", "build_sw"]]},
+    "ffmpeg": {"timeout": 5400, "build_dep": False, "steps": [
+        ["./configure", "--cc={cc}", "--cxx={cxx}", "--disable-x86asm", "--disable-doc",
+         "--disable-autodetect", "--disable-stripping", "--disable-debug"],
+        ["make", "-k", "-j{jobs}"]]},
+    "binutils": {"timeout": 3600, "configure_args": [
+        "--enable-targets=all", "--with-system-zlib", "--disable-gold", "--disable-gprofng",
+        "--disable-gdb", "--disable-gdbserver", "--disable-sim", "--disable-werror",
+        "--disable-nls"]},
+    "postgresql-15": {"timeout": 2400, "configure_args": ["--without-icu"]},
+    "python3.11": {"timeout": 2400},
+    "ngspice": {"timeout": 2400, "configure_args": ["--with-x=no"]},
+    "dovecot": {"timeout": 2400},
+    "hdf5": {"timeout": 2400},
+    "krb5": {"timeout": 2400, "subdir": "src"},
+    "util-linux": {"timeout": 2400, "configure_args": ["--disable-makeinstall-chown",
+                                                     "--disable-makeinstall-setuid"]},
+    "gnutls28": {"timeout": 2400, "configure_args": ["--disable-doc", "--with-included-unistring",
+                                                    "--without-p11-kit", "--disable-tests"]},
+    "bullet": {"timeout": 2400, "cmake_args": ["-DBUILD_UNIT_TESTS=OFF", "-DBUILD_EXTRAS=OFF",
+                                              "-DBUILD_BULLET2_DEMOS=OFF", "-DBUILD_CPU_DEMOS=OFF",
+                                              "-DBUILD_OPENGL3_DEMOS=OFF"]},
+    "geos": {"timeout": 2400},
+    "aom": {"timeout": 3600, "cmake_args": ["-DAOM_TARGET_CPU=generic", "-DENABLE_DOCS=0",
+                                           "-DENABLE_TESTS=0", "-DENABLE_EXAMPLES=0",
+                                           "-DENABLE_TOOLS=0"]},
+    "imagemagick": {"timeout": 2400},
+    "openldap": {"timeout": 2400},
+    "gnupg2": {"timeout": 2400},
+    "git": {"timeout": 2400, "make_args": ["CC={cc}", "NO_GETTEXT=1", "all"]},
 }
 
 # --- gnulib detection (reserved-for-evaluation.txt: keep gnulib out of training) -------------------
@@ -493,7 +530,8 @@ class Harvester:
             return None, "no directory %s" % q["subdir"]
         make = ["make", "-k", "-j" + jobs] + fmt(q.get("make_args", []))
         if "steps" in q:
-            return "quirk", [("build", fmt(s), top) for s in q["steps"]]
+            labels = ["build"] * (len(q["steps"]) - 1) + ["make"]
+            return "quirk", [(l, fmt(s), top) for l, s in zip(labels, q["steps"])]
         steps = []
         configure = os.path.join(top, q.get("configure", "configure"))
         has_ac = any(os.path.exists(os.path.join(top, n)) for n in ("configure.ac", "configure.in"))
@@ -589,10 +627,10 @@ class Harvester:
         if gnulib:
             rec["gnulib_dirs"] = gnulib
 
-        if not self.args.no_build_dep:
+        q = QUIRKS.get(pkg, {})
+        if not self.args.no_build_dep and q.get("build_dep", True):
             rec["build_dep"] = self.build_dep(pkg, logf)
 
-        q = QUIRKS.get(pkg, {})
         cflags = " ".join(["-Oz"] + q.get("cflags", []))
         cxxflags = " ".join(["-Oz"] + q.get("cxxflags", []))
         env = dict(os.environ, CC=self.cc, CXX=self.cxx, CFLAGS=cflags, CXXFLAGS=cxxflags,
@@ -608,7 +646,8 @@ class Harvester:
             return
 
         offset = self.index_end
-        deadline = time.time() + self.args.timeout
+        timeout = q.get("timeout", self.args.timeout)
+        deadline = time.time() + timeout
         status, failed = "built", None
         for label, argv, cwd in steps:
             rc = run(argv, cwd, env, logf, deadline - time.time())
@@ -633,7 +672,7 @@ class Harvester:
             rec["reason"] = "built but no TU reached smartcc at -Oz"
         rec["status"] = status
         if failed and not rec["reason"]:
-            what = {"timeout": "timed out (%d s) in %s" % (self.args.timeout, failed)}.get(
+            what = {"timeout": "timed out (%d s) in %s" % (timeout, failed)}.get(
                 status, "%s failed" % failed)
             rec["reason"] = what + ": " + error_lines(log_path, 2 if status == "timeout" else 4)
 
