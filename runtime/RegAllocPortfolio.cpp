@@ -1,5 +1,7 @@
 #include "runtime/RegAllocPortfolio.h"
 #include "policies/regalloc/MLRegAllocAdvisor.h"
+#include "runtime/FunctionSizes.h"
+#include "runtime/SizeMeasurer.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/IR/Module.h"
@@ -16,6 +18,8 @@ struct Allocation {
   RegAllocCost Cost;
   RegAllocLog Log;
 };
+
+MemoryBufferRef bufferOf(StringRef Object) { return MemoryBufferRef(Object, "<allocation>"); }
 
 Error allocate(Module &M, const RegAllocPolicy &Policy, const RegAllocPlan &Plan,
                EmitObjectFn Emit, Allocation &Out) {
@@ -45,6 +49,16 @@ void keepOnlyBodiesOf(Module &M, const StringSet<> &Keep) {
 
 } // namespace
 
+Expected<StringMap<uint64_t>> functionBytes(StringRef Object) {
+  Expected<std::map<std::string, uint64_t>> Sizes = functionSizes(bufferOf(Object));
+  if (!Sizes)
+    return Sizes.takeError();
+  StringMap<uint64_t> Bytes;
+  for (const auto &[Name, Size] : *Sizes)
+    Bytes[Name] = Size;
+  return Bytes;
+}
+
 StringSet<> costlyFunctions(const StringMap<double> &GreedyPerFunction) {
   StringSet<> Costly;
   for (const auto &[Name, Cost] : GreedyPerFunction)
@@ -53,41 +67,105 @@ StringSet<> costlyFunctions(const StringMap<double> &GreedyPerFunction) {
   return Costly;
 }
 
-Expected<std::vector<RegAllocCost>> headCosts(const Module &M, const RegAllocPolicy &Policy,
-                                              const StringSet<> &Costly, EmitObjectFn Emit) {
-  std::vector<RegAllocCost> Costs;
+Expected<std::vector<AllocationFigures>> headCosts(const Module &M, const RegAllocPolicy &Policy,
+                                                   const StringSet<> &Costly, EmitObjectFn Emit) {
+  std::vector<AllocationFigures> Costs;
   for (int H = 0; H < int(Policy.heads()); ++H) {
     std::unique_ptr<Module> Copy = CloneModule(M);
     keepOnlyBodiesOf(*Copy, Costly);
     Allocation A;
     if (Error E = allocate(*Copy, Policy, RegAllocPlan::wholeModule(H), Emit, A))
       return std::move(E);
-    Costs.push_back(std::move(A.Cost));
+    Expected<StringMap<uint64_t>> Bytes = functionBytes(A.Object);
+    if (!Bytes)
+      return Bytes.takeError();
+    Costs.push_back({std::move(A.Cost), std::move(*Bytes)});
   }
   return Costs;
 }
 
-HeadChoice chooseHeads(const StringMap<double> &GreedyPerFunction, double GreedyTotal,
-                       const std::vector<RegAllocCost> &Heads) {
+HeadChoice chooseHeads(const StringMap<double> &GreedyPerFunction,
+                       const StringMap<uint64_t> &GreedyBytes, double GreedyTotal,
+                       ArrayRef<const AllocationFigures *> Heads) {
+  // Each costly function's allocations: greedy's, then every head's whose size is known and
+  // whose cost is not higher.
+  struct Option {
+    int Head;
+    double Cost;
+    int64_t Growth; // bytes over greedy's allocation of the function
+  };
+  struct Function {
+    StringRef Name;
+    std::vector<Option> Options;
+    size_t Chosen = 0;
+    const Option &chosen() const { return Options[Chosen]; }
+  };
+  std::vector<Function> Functions;
   HeadChoice C;
   C.Cost = C.HeadsOnlyCost = GreedyTotal;
   for (const auto &[Name, G] : GreedyPerFunction) {
     if (!(G > 0))
       continue;
-    double Best = G, BestOfHeads = Heads.empty() ? G : HUGE_VAL;
-    int BestHead = RegAllocPlan::Greedy;
+    Function F{Name, {{RegAllocPlan::Greedy, G, 0}}};
+    double BestOfHeads = Heads.empty() ? G : HUGE_VAL;
+    auto GB = GreedyBytes.find(Name);
     for (size_t H = 0; H < Heads.size(); ++H) {
-      double Cost = Heads[H].costOf(Name);
+      double Cost = Heads[H]->Cost.costOf(Name);
       BestOfHeads = std::min(BestOfHeads, Cost);
-      if (Cost < Best)
-        Best = Cost, BestHead = int(H);
+      auto HB = Heads[H]->Bytes.find(Name);
+      // No function is allocated at a higher cost than greedy's, not even to save bytes.
+      if (Cost <= G && GB != GreedyBytes.end() && HB != Heads[H]->Bytes.end())
+        F.Options.push_back({int(H), Cost, int64_t(HB->second) - int64_t(GB->second)});
     }
-    C.Cost += Best - G;
     C.HeadsOnlyCost += BestOfHeads - G;
-    if (BestHead != RegAllocPlan::Greedy)
-      C.Plan.Heads[Name] = BestHead;
+    // The cheapest; on a tie the smaller, then greedy and the lower head.
+    for (size_t O = 1; O < F.Options.size(); ++O) {
+      const Option &A = F.Options[O], &B = F.chosen();
+      if (A.Cost < B.Cost || (A.Cost == B.Cost && A.Growth < B.Growth))
+        F.Chosen = O;
+    }
+    Functions.push_back(std::move(F));
+  }
+  // Deterministic order for the trades below (a StringMap's order is its hash's).
+  llvm::sort(Functions, [](const Function &A, const Function &B) { return A.Name < B.Name; });
+  int64_t Growth = 0;
+  for (const Function &F : Functions)
+    Growth += F.chosen().Growth;
+  // Bytes are a budget over the module: while the choice would grow it, give up the trade
+  // that costs least per byte it saves (greedy's allocation, growth 0, is always there, so
+  // this ends at most with every function greedy's).
+  while (Growth > 0) {
+    Function *BestF = nullptr;
+    size_t BestO = 0;
+    double BestRate = HUGE_VAL;
+    int64_t BestSaved = 0;
+    for (Function &F : Functions)
+      for (size_t O = 0; O < F.Options.size(); ++O) {
+        int64_t Saved = F.chosen().Growth - F.Options[O].Growth;
+        if (Saved <= 0)
+          continue;
+        double Rate = (F.Options[O].Cost - F.chosen().Cost) / double(Saved);
+        if (Rate < BestRate || (Rate == BestRate && Saved > BestSaved))
+          BestF = &F, BestO = O, BestRate = Rate, BestSaved = Saved;
+      }
+    Growth -= BestSaved;
+    BestF->Chosen = BestO;
+  }
+  for (const Function &F : Functions) {
+    C.Cost += F.chosen().Cost - F.Options.front().Cost;
+    if (F.chosen().Head != RegAllocPlan::Greedy)
+      C.Plan.Heads[F.Name] = F.chosen().Head;
   }
   return C;
+}
+
+HeadChoice chooseHeads(const StringMap<double> &GreedyPerFunction,
+                       const StringMap<uint64_t> &GreedyBytes, double GreedyTotal,
+                       const std::vector<AllocationFigures> &Heads) {
+  std::vector<const AllocationFigures *> Ptrs;
+  for (const AllocationFigures &H : Heads)
+    Ptrs.push_back(&H);
+  return chooseHeads(GreedyPerFunction, GreedyBytes, GreedyTotal, Ptrs);
 }
 
 Expected<PortfolioAllocation> allocatePerFunction(Module &M, const RegAllocPolicy &Policy,
@@ -103,6 +181,10 @@ Expected<PortfolioAllocation> allocatePerFunction(Module &M, const RegAllocPolic
     ++Result.Codegens;
   }
   Result.GreedyCost = Result.HeadsOnlyCost = Greedy.Cost.weighted();
+  Expected<ObjectSize> GreedySize = measureObject(bufferOf(Greedy.Object));
+  if (!GreedySize)
+    return GreedySize.takeError();
+  Result.GreedyBytes = GreedySize->AllocBytes;
   const StringSet<> Costly = costlyFunctions(Greedy.Cost.PerFunction);
   Result.Functions = unsigned(Costly.size());
   auto TakeGreedy = [&]() {
@@ -114,11 +196,15 @@ Expected<PortfolioAllocation> allocatePerFunction(Module &M, const RegAllocPolic
   };
   if (Costly.empty() || Policy.heads() == 0)
     return TakeGreedy();
-  Expected<std::vector<RegAllocCost>> Heads = headCosts(M, Policy, Costly, Emit);
+  Expected<std::vector<AllocationFigures>> Heads = headCosts(M, Policy, Costly, Emit);
   if (!Heads)
     return Heads.takeError();
   Result.Codegens += unsigned(Heads->size());
-  HeadChoice Choice = chooseHeads(Greedy.Cost.PerFunction, Result.GreedyCost, *Heads);
+  Expected<StringMap<uint64_t>> GreedyBytes = functionBytes(Greedy.Object);
+  if (!GreedyBytes)
+    return GreedyBytes.takeError();
+  HeadChoice Choice =
+      chooseHeads(Greedy.Cost.PerFunction, *GreedyBytes, Result.GreedyCost, *Heads);
   Result.HeadsOnlyCost = Choice.HeadsOnlyCost;
   if (Choice.Plan.Heads.empty())
     return TakeGreedy();
@@ -127,8 +213,12 @@ Expected<PortfolioAllocation> allocatePerFunction(Module &M, const RegAllocPolic
   if (Error E = allocate(M, Policy, Choice.Plan, Emit, Mixed))
     return std::move(E);
   ++Result.Codegens;
-  // The mix is measured, not assumed: should it not be cheaper, LLVM's allocation stays.
-  if (!(Mixed.Cost.weighted() < Result.GreedyCost))
+  // The mix is measured, not assumed: should it not be cheaper, or be larger, LLVM's
+  // allocation stays.
+  Expected<ObjectSize> MixedSize = measureObject(bufferOf(Mixed.Object));
+  if (!MixedSize)
+    return MixedSize.takeError();
+  if (!(Mixed.Cost.weighted() < Result.GreedyCost) || MixedSize->AllocBytes > Result.GreedyBytes)
     return TakeGreedy();
   Result.Object = std::move(Mixed.Object);
   Result.Cost = std::move(Mixed.Cost);

@@ -11,9 +11,16 @@
 // codegens leave its body out (it becomes a declaration): they only compile the functions
 // that spill, reload or copy, and cost a fraction of a whole codegen.
 //
-// The last codegen is measured like the others; should the mix cost more than the best single
-// allocation (it cannot, unless an allocation depends on other functions after all), that
-// allocation is returned instead.
+// Bytes are a budget, not an objective: the choice may not make the module's code larger than
+// LLVM's allocation (the sum over functions of their ELF symbol sizes), and the mix ships only
+// if the whole object is not larger either. A cheaper allocation is usually also smaller
+// (fewer spills and reloads); where one is larger (a split that copies instead of spilling),
+// it must be paid for by bytes saved in other functions, or give way: a speed build must not
+// grow.
+//
+// The last codegen is measured like the others; should the mix cost more than greedy's
+// allocation (it cannot, unless an allocation depends on other functions after all), or be
+// larger, greedy's allocation is returned instead.
 #pragma once
 #include "policies/regalloc/RegAllocPolicy.h"
 #include "runtime/RegAllocCost.h"
@@ -29,12 +36,23 @@ class Module;
 
 namespace smartcc {
 
+// One allocation's figures per function: the allocator's cost report, and each function's
+// bytes in the object.
+struct AllocationFigures {
+  RegAllocCost Cost;
+  llvm::StringMap<uint64_t> Bytes; // function -> ELF symbol size
+};
+
+// Each defined function's bytes in Object.
+llvm::Expected<llvm::StringMap<uint64_t>> functionBytes(llvm::StringRef Object);
+
 struct PortfolioAllocation {
   llvm::SmallString<0> Object;   // the object of the allocation returned
   RegAllocCost Cost;             // its cost
   RegAllocLog Log;               // the policy's decisions in it
   RegAllocPlan Plan;             // which head allocated which function
   double GreedyCost = 0;         // LLVM's own priorities on the whole module
+  uint64_t GreedyBytes = 0;      // ... its object's allocated bytes
   // The policy without LLVM's priorities: each function's cheapest head (the sum of the
   // heads' per-function costs; what the policy is worth before any fallback).
   double HeadsOnlyCost = 0;
@@ -56,19 +74,27 @@ llvm::Expected<PortfolioAllocation> allocatePerFunction(llvm::Module &M,
 // The pieces, for the trainer (which knows greedy's costs already and needs no object):
 // the functions that cost anything under greedy (GreedyPerFunction: RegAllocCost::PerFunction),
 llvm::StringSet<> costlyFunctions(const llvm::StringMap<double> &GreedyPerFunction);
-// each head's costs on a copy of M that keeps only those functions' bodies,
-llvm::Expected<std::vector<RegAllocCost>> headCosts(const llvm::Module &M,
-                                                    const RegAllocPolicy &Policy,
-                                                    const llvm::StringSet<> &Costly,
-                                                    EmitObjectFn Emit);
-// and the choice: each costly function's cheapest head (absent: greedy keeps it, ties too).
+// each head's figures on a copy of M that keeps only those functions' bodies,
+llvm::Expected<std::vector<AllocationFigures>> headCosts(const llvm::Module &M,
+                                                         const RegAllocPolicy &Policy,
+                                                         const llvm::StringSet<> &Costly,
+                                                         EmitObjectFn Emit);
+// and the choice: each costly function's cheapest allocation (absent from the plan: greedy's,
+// ties too), then, while that would make the module's functions larger in all than greedy's,
+// the trade that costs least per byte saved is given up. Heads whose size of a function is
+// unknown do not allocate it.
 struct HeadChoice {
   RegAllocPlan Plan = RegAllocPlan::wholeModule(RegAllocPlan::Greedy);
-  double Cost = 0;          // Greedy's total with each function at its cheapest allocation
-  double HeadsOnlyCost = 0; // ... at its cheapest head, greedy excluded (functions greedy
-                            // allocates at no cost count 0: they are never compiled by a head)
+  double Cost = 0;          // greedy's total with each function at its chosen allocation
+  double HeadsOnlyCost = 0; // each function at its cheapest head, greedy excluded, bytes ignored
+                            // (functions greedy allocates at no cost count 0: they are
+                            // never compiled by a head)
 };
-HeadChoice chooseHeads(const llvm::StringMap<double> &GreedyPerFunction, double GreedyTotal,
-                       const std::vector<RegAllocCost> &Heads);
+HeadChoice chooseHeads(const llvm::StringMap<double> &GreedyPerFunction,
+                       const llvm::StringMap<uint64_t> &GreedyBytes, double GreedyTotal,
+                       llvm::ArrayRef<const AllocationFigures *> Heads);
+HeadChoice chooseHeads(const llvm::StringMap<double> &GreedyPerFunction,
+                       const llvm::StringMap<uint64_t> &GreedyBytes, double GreedyTotal,
+                       const std::vector<AllocationFigures> &Heads);
 
 } // namespace smartcc

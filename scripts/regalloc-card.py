@@ -38,9 +38,12 @@ print("# Model card: regalloc/%s.smm (register-allocation policy, %s)" % (target
 print()
 print("| | |\n|---|---|")
 print("| trainer | `smartcc-train --trainer regalloc-es` (policies/train/RegAllocTraining.cpp) |")
-print("| what it decides | %d heads rescaling the greedy allocator's priorities; the compiler "
-      "allocates each function with the cheapest of LLVM's priorities and the heads "
-      "(runtime/RegAllocPortfolio.h) |" % meta.get("heads", 1))
+print("| what it decides | %d heads rescaling the greedy allocator's priorities%s; the compiler "
+      "allocates each function with the cheapest of LLVM's allocation and the heads', within "
+      "a byte budget: the module's functions may not grow in all "
+      "(runtime/RegAllocPortfolio.h) |" % (
+          meta.get("heads", 1),
+          ", some with greedy allocator options" if any(meta.get("head_options", [])) else ""))
 print("| inputs | %d live-range features (docs/ml-regalloc.md) |" % meta.get("input_size", 0))
 print("| level | -%s (clang's optimized module at that level, codegen only) |" % meta.get("level"))
 print("| data | %s training modules with a spill cost, %s validation modules: the modules "
@@ -57,6 +60,13 @@ if meta.get("candidate_heads"):
           "training modules; then %d evolution-strategies iterations |" % (
               meta.get("heads", 0), meta["candidate_heads"],
               max([m.get("step", 0) for m in metrics] or [0])))
+if meta.get("option_heads"):
+    print("| allocator options | the candidates also included heads carrying greedy allocator "
+          "options (policies/regalloc/AllocatorOptions.h): each option set on LLVM's priorities "
+          "and on the first %d heads chosen among the drawn ones |" % meta["option_heads"])
+    print("| options per head | %s |" % "; ".join(
+        "%d: %s" % (i, " ".join(o) if o else "none")
+        for i, o in enumerate(meta.get("head_options", []))))
 print("| kept | iteration %s of %d (best on validation) |" % (
     meta.get("iteration"), max([m.get("step", 0) for m in metrics] or [0])))
 try:

@@ -1,4 +1,5 @@
 #include "policies/regalloc/MLRegAllocAdvisor.h"
+#include "policies/regalloc/AllocatorOptions.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/CodeGen/LiveInterval.h"
 #include "llvm/CodeGen/LiveIntervals.h"
@@ -10,6 +11,7 @@
 #include "llvm/InitializePasses.h"
 #include "llvm/PassInfo.h"
 #include "llvm/PassRegistry.h"
+#include "llvm/Support/CommandLine.h"
 #include <cmath>
 #include <iterator>
 #include <mutex>
@@ -26,13 +28,26 @@ PassInfo::NormalCtor_t LLVMPriorityAnalysisCtor = nullptr;
 
 float log1pf(double X) { return float(std::log1p(std::max(0.0, X))); }
 
-// LLVM's default priority, then the policy's rescaling of its ordering bits.
+int headFor(const MachineFunction &MF, const RegAllocPolicy &Policy, const RegAllocPlan *Plan) {
+  if (Policy.isGreedy())
+    return RegAllocPlan::Greedy;
+  return Plan ? Plan->headFor(MF.getName()) : 0;
+}
+
+ArrayRef<std::string> optionsOf(const RegAllocPolicy &Policy, int Head) {
+  return Head == RegAllocPlan::Greedy ? ArrayRef<std::string>()
+                                      : Policy.headOptions(unsigned(Head));
+}
+
+// LLVM's default priority, then the policy's rescaling of its ordering bits. The allocator
+// builds one per function and destroys it when the function is allocated: the head's
+// allocator options hold for exactly that long (AllocatorOptions.h).
 class PolicyPriorityAdvisor : public RegAllocPriorityAdvisor {
 public:
   PolicyPriorityAdvisor(const MachineFunction &MF, const RAGreedy &RA, SlotIndexes *Indexes,
                         const RegAllocPolicy &Policy, RegAllocLog *Log, const RegAllocPlan *Plan)
-      : RegAllocPriorityAdvisor(MF, RA, Indexes), Default(MF, RA, Indexes), Policy(Policy),
-        Log(Log), Head(Plan ? Plan->headFor(MF.getName()) : 0) {
+      : RegAllocPriorityAdvisor(MF, RA, Indexes), Head(headFor(MF, Policy, Plan)),
+        Options(optionsOf(Policy, Head)), Default(MF, RA, Indexes), Policy(Policy), Log(Log) {
     FunctionInstrs = std::max(1, Indexes->getZeroIndex().getApproxInstrDistance(
                                      Indexes->getLastIndex()));
   }
@@ -43,7 +58,7 @@ private:
     // A range in the split stage has its size alone as priority (no flag bits set).
     const bool Flagged = Prio >> 24;
     const unsigned Low = Flagged ? Prio & 0xFFFFFFu : Prio;
-    if (Policy.isGreedy() || Head == RegAllocPlan::Greedy || Low >= (1u << 24)) {
+    if (Head == RegAllocPlan::Greedy || Low >= (1u << 24)) {
       record(false);
       return Prio;
     }
@@ -98,10 +113,11 @@ private:
     Log->Changed += Changed;
   }
 
+  int Head; // RegAllocPlan::Greedy: LLVM's priorities for this function
+  FunctionAllocatorOptions Options;
   DefaultPriorityAdvisor Default;
   const RegAllocPolicy &Policy;
   RegAllocLog *Log;
-  int Head; // RegAllocPlan::Greedy: LLVM's priorities for this function
   int FunctionInstrs = 1;
 };
 
@@ -136,7 +152,14 @@ public:
 Pass *createPriorityAnalysis() {
   if (CurrentPolicy)
     return new PolicyPriorityAnalysis(*CurrentPolicy, CurrentLog, CurrentPlan);
-  return LLVMPriorityAnalysisCtor();
+  // Outside a scope: LLVM's default priorities, through smartcc's advisor so that the
+  // allocation takes the options lock (another thread may be allocating with a head's
+  // options). An advisor mode the user asked for (-regalloc-enable-priority-advisor) is LLVM's.
+  static cl::Option *Mode = cl::getRegisteredOptions().lookup("regalloc-enable-priority-advisor");
+  if (Mode && Mode->getNumOccurrences())
+    return LLVMPriorityAnalysisCtor();
+  static const RegAllocPolicy Greedy = RegAllocPolicy::greedy();
+  return new PolicyPriorityAnalysis(Greedy, nullptr, nullptr);
 }
 
 void installPriorityHook() {

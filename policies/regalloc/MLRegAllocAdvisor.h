@@ -3,8 +3,10 @@
 // RegAllocPriorityAdvisorAnalysisLegacy; clang's backend builds that pass manager itself, so the
 // advisor is reached through the pass registry: the analysis's constructor is replaced once by
 // one that, on a thread inside a ScopedMLRegAlloc, builds smartcc's analysis (the policy's
-// priorities) and otherwise LLVM's own (whatever -regalloc-enable-priority-advisor says). So
-// parallel compiles on other threads, and every compile outside a scope, are untouched.
+// priorities) and otherwise an analysis giving LLVM's default priorities unchanged (or LLVM's
+// own, if -regalloc-enable-priority-advisor asks for another mode). So parallel compiles on
+// other threads, and every compile outside a scope, allocate exactly as LLVM does; they only
+// wait while another thread allocates a function with a head's options (AllocatorOptions.h).
 #pragma once
 #include "policies/regalloc/RegAllocPolicy.h"
 

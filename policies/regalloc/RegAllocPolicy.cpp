@@ -1,4 +1,5 @@
 #include "policies/regalloc/RegAllocPolicy.h"
+#include "policies/regalloc/AllocatorOptions.h"
 #include "llvm/ADT/Twine.h"
 #include <algorithm>
 #include <cmath>
@@ -38,6 +39,29 @@ Expected<RegAllocPolicy> RegAllocPolicy::fromModel(ExportedModel Model, StringRe
     return Fail("a register-allocation model has 1 to 64 outputs (heads), not " +
                 Twine(Model.outputSize()));
   RegAllocPolicy P;
+  if (const json::Value *V = Model.metadata().get("head_options")) {
+    const json::Array *Heads = V->getAsArray();
+    if (!Heads || Heads->size() != Model.outputSize())
+      return Fail("head_options must list one array of options per head (" +
+                  Twine(Model.outputSize()) + ")");
+    for (const json::Value &H : *Heads) {
+      P.HeadOptions.emplace_back();
+      const json::Array *Args = H.getAsArray();
+      if (!Args)
+        return Fail("head_options: head " + Twine(P.HeadOptions.size() - 1) +
+                    " is not an array of options");
+      for (const json::Value &A : *Args) {
+        std::optional<StringRef> S = A.getAsString();
+        if (!S)
+          return Fail("head_options: head " + Twine(P.HeadOptions.size() - 1) +
+                      ": an option is not a string");
+        if (Error E = checkAllocatorOption(*S))
+          return Fail("head_options: head " + Twine(P.HeadOptions.size() - 1) + ": " +
+                      toString(std::move(E)));
+        P.HeadOptions.back().push_back(S->str());
+      }
+    }
+  }
   P.Model = std::move(Model);
   P.Source = Source.str();
   return P;

@@ -10,6 +10,10 @@
 // priorities; a compile chooses, per function, LLVM's own priorities or one head
 // (RegAllocPlan, runtime/RegAllocPortfolio.h). The output layer of the warm start is zero, so
 // the untrained model is LLVM's default advisor exactly (see docs/ml-regalloc.md).
+//
+// A head may also carry greedy allocator options (metadata "head_options": per head, a list of
+// "-name=value" from policies/regalloc/AllocatorOptions.h), set while it allocates a function:
+// a head with zero weights and options is LLVM's priorities with those options.
 #pragma once
 #include "policies/model/ExportedModel.h"
 #include "llvm/ADT/ArrayRef.h"
@@ -47,10 +51,16 @@ public:
   // The rescaled ordering part of LLVM's priority by Head: Low24 * exp(output[Head]), clamped
   // to 24 bits.
   unsigned adjust(llvm::ArrayRef<float> Features, unsigned Low24, unsigned Head = 0) const;
+  // The allocator options Head sets (none for most heads, and for greedy()).
+  llvm::ArrayRef<std::string> headOptions(unsigned Head) const {
+    return Head < HeadOptions.size() ? llvm::ArrayRef<std::string>(HeadOptions[Head])
+                                     : llvm::ArrayRef<std::string>();
+  }
   const std::string &source() const { return Source; }
 
 private:
   std::optional<ExportedModel> Model;
+  std::vector<std::vector<std::string>> HeadOptions; // empty, or one list per head
   std::string Source = "<llvm greedy>";
 };
 

@@ -1,4 +1,5 @@
 #include "policies/train/RegAllocTraining.h"
+#include "policies/regalloc/AllocatorOptions.h"
 #include "policies/regalloc/RegAllocPolicy.h"
 #include "policies/train/EvolutionStrategies.h"
 #include "policies/train/TrainingCommon.h"
@@ -8,6 +9,7 @@
 #include "runtime/JSONLines.h"
 #include "runtime/RegAllocCost.h"
 #include "runtime/RegAllocPortfolio.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/LLVMContext.h"
@@ -85,17 +87,21 @@ Expected<RegAllocMeasurement> measureRegAlloc(const CodegenModule &M,
   Expected<ObjectSize> Size = O->CG->emitObject(*O->M, Obj, {Policy, nullptr, &Cost});
   if (!Size)
     return Size.takeError();
-  return RegAllocMeasurement{Cost.weighted(), Size->AllocBytes, std::move(Cost.PerFunction)};
+  Expected<StringMap<uint64_t>> Bytes = functionBytes(StringRef(Obj.data(), Obj.size()));
+  if (!Bytes)
+    return Bytes.takeError();
+  return RegAllocMeasurement{Cost.weighted(), Size->AllocBytes, std::move(Cost.PerFunction),
+                             std::move(*Bytes)};
 }
 
-// Each head's costs on M, on the functions that cost anything under greedy (Greedy's
+// Each head's figures on M, on the functions that cost anything under greedy (Greedy's
 // per-function costs); none when nothing costs anything.
-static Expected<std::vector<RegAllocCost>> headCostsOf(const CodegenModule &M,
+static Expected<std::vector<AllocationFigures>> headCostsOf(const CodegenModule &M,
                                                        const RegAllocMeasurement &Greedy,
                                                        const RegAllocPolicy &Policy) {
   const StringSet<> Costly = costlyFunctions(Greedy.PerFunction);
   if (Costly.empty())
-    return std::vector<RegAllocCost>();
+    return std::vector<AllocationFigures>();
   Expected<OpenModule> O = openForCodegen(M);
   if (!O)
     return O.takeError();
@@ -107,10 +113,10 @@ static Expected<std::vector<RegAllocCost>> headCostsOf(const CodegenModule &M,
 Expected<PerFunctionMeasurement> measurePerFunction(const CodegenModule &M,
                                                     const RegAllocMeasurement &Greedy,
                                                     const RegAllocPolicy &Policy) {
-  Expected<std::vector<RegAllocCost>> Heads = headCostsOf(M, Greedy, Policy);
+  Expected<std::vector<AllocationFigures>> Heads = headCostsOf(M, Greedy, Policy);
   if (!Heads)
     return Heads.takeError();
-  HeadChoice C = chooseHeads(Greedy.PerFunction, Greedy.Cost, *Heads);
+  HeadChoice C = chooseHeads(Greedy.PerFunction, Greedy.FunctionBytes, Greedy.Cost, *Heads);
   return PerFunctionMeasurement{C.Cost, C.HeadsOnlyCost, unsigned(C.Plan.Heads.size())};
 }
 
@@ -136,11 +142,16 @@ Expected<std::vector<Prepared>> prepare(const std::vector<CorpusModule> &Modules
       RegAllocMeasurement &M = Cached[J.getString("hash").value_or("").str()];
       M.Cost = J.getNumber("cost").value_or(-1);
       M.Bytes = uint64_t(J.getInteger("bytes").value_or(0));
-      if (const json::Object *F = J.getObject("functions"))
+      const json::Object *F = J.getObject("functions");
+      const json::Object *B = J.getObject("function_bytes");
+      if (F && B) {
         for (const auto &[Name, Cost] : *F)
           M.PerFunction[Name.str()] = Cost.getAsNumber().value_or(0);
-      else if (M.Cost > 0)
-        M.Cost = -2; // written before per-function costs: measure again
+        for (const auto &[Name, Bytes] : *B)
+          M.FunctionBytes[Name.str()] = uint64_t(Bytes.getAsInteger().value_or(0));
+      } else if (M.Cost >= 0) {
+        M.Cost = -2; // written before per-function costs and bytes: measure again
+      }
     });
   std::vector<Prepared> Out(Modules.size());
   std::vector<bool> Ok(Modules.size(), false);
@@ -171,15 +182,18 @@ Expected<std::vector<Prepared>> prepare(const std::vector<CorpusModule> &Modules
       consumeError(G.takeError());
       Log << json::Value(json::Object{{"hash", Modules[I].Hash}, {"cost", -1}}) << "\n";
     } else {
-      json::Object Functions;
+      json::Object Functions, FunctionBytes;
       for (const auto &[Name, Cost] : G->PerFunction)
         Functions[Name] = Cost;
+      for (const auto &[Name, Bytes] : G->FunctionBytes)
+        FunctionBytes[Name] = int64_t(Bytes);
       Out[I].Greedy = std::move(*G);
       Ok[I] = true;
       Log << json::Value(json::Object{{"hash", Modules[I].Hash},
                                       {"cost", Out[I].Greedy.Cost},
                                       {"bytes", int64_t(Out[I].Greedy.Bytes)},
-                                      {"functions", std::move(Functions)}})
+                                      {"functions", std::move(Functions)},
+                                      {"function_bytes", std::move(FunctionBytes)}})
           << "\n";
     }
     if (++Done % 50 == 0)
@@ -286,21 +300,27 @@ ExportedModel warmStart(const RegAllocTrainOptions &O) {
   return std::move(*M);
 }
 
-// Each head's costs of the functions that cost anything under greedy, on one module.
-Expected<std::vector<StringMap<double>>> measureHeads(const Prepared &PM,
-                                                      const RegAllocPolicy &Policy) {
-  Expected<std::vector<RegAllocCost>> Heads = headCostsOf(PM.Module, PM.Greedy, Policy);
+// Per candidate head, its figures on a module's costly functions (cost and bytes of each).
+using HeadCosts = std::vector<AllocationFigures>;
+
+// Each head's figures for the functions that cost anything under greedy, on one module.
+Expected<HeadCosts> measureHeads(const Prepared &PM, const RegAllocPolicy &Policy) {
+  Expected<std::vector<AllocationFigures>> Heads = headCostsOf(PM.Module, PM.Greedy, Policy);
   if (!Heads)
     return Heads.takeError();
-  std::vector<StringMap<double>> Out(Policy.heads());
+  HeadCosts Out(Policy.heads());
   for (size_t H = 0; H < Heads->size(); ++H)
     for (const auto &[Name, Cost] : PM.Greedy.PerFunction)
-      if (Cost > 0)
-        Out[H][Name] = (*Heads)[H].costOf(Name);
+      if (Cost > 0) {
+        Out[H].Cost.PerFunction[Name] = (*Heads)[H].Cost.costOf(Name);
+        if (auto It = (*Heads)[H].Bytes.find(Name); It != (*Heads)[H].Bytes.end())
+          Out[H].Bytes[Name] = It->second;
+      }
   return Out;
 }
 
-// The heads of a linear model Rows picks, in that order, as a linear model of its own.
+// The heads of a linear model Rows picks, in that order, as a linear model of its own (with
+// their allocator options, if the model has any).
 ExportedModel keepHeads(const ExportedModel &From, ArrayRef<size_t> Rows) {
   const size_t In = From.inputSize(), N = From.outputSize();
   ArrayRef<float> W = From.weights();
@@ -312,70 +332,86 @@ ExportedModel keepHeads(const ExportedModel &From, ArrayRef<size_t> Rows) {
   json::Object Meta = From.metadata();
   Meta["layers"] = json::Array{json::Object{
       {"kind", "linear"}, {"in", int64_t(In)}, {"out", int64_t(Rows.size())}, {"offset", 0}}};
+  if (const json::Array *Options = From.metadata().getArray("head_options")) {
+    json::Array Kept;
+    for (size_t R : Rows)
+      Kept.push_back((*Options)[R]);
+    Meta["head_options"] = std::move(Kept);
+  }
   Expected<ExportedModel> M = ExportedModel::parse(ExportedModel::serialize(Meta, Out), "heads");
   cantFail(M.takeError());
   return std::move(*M);
 }
 
-// See RegAllocTrainOptions::CandidateHeads.
-Expected<ExportedModel> selectHeads(const RegAllocTrainOptions &O,
-                                    const std::vector<Prepared> &Modules,
-                                    const std::string &Ckpt) {
-  RegAllocTrainOptions Draw = O;
-  Draw.Heads = O.CandidateHeads;
-  Draw.Seed = O.Seed + 1000; // a stream of its own: the candidates, not ES's start
-  ExportedModel Candidates = warmStart(Draw);
-  RegAllocPolicy Policy = cantFail(RegAllocPolicy::fromModel(Candidates, "candidates"));
-  // Measured once per module, cached: the measurement is the long part.
-  const std::string Path = Ckpt + "/candidate-heads.jsonl";
-  std::map<std::string, std::vector<StringMap<double>>> Costs;
+// Every training module's HeadCosts under Policy, measured once per module and kept in Path
+// (a line per module, appended as measured, so an interrupted run resumes). Key names the
+// candidates: a line measured for other candidates is measured again.
+std::map<std::string, HeadCosts> measureCandidates(const std::vector<Prepared> &Modules,
+                                                   const RegAllocPolicy &Policy,
+                                                   const std::string &Path,
+                                                   const std::string &Key, unsigned Jobs,
+                                                   Error &Err) {
+  std::map<std::string, HeadCosts> Costs;
   if (ErrorOr<std::unique_ptr<MemoryBuffer>> B = MemoryBuffer::getFile(Path))
     forEachJSONObject((*B)->getBuffer(), [&](const json::Object &J) {
-      const json::Array *Heads = J.getArray("heads");
-      if (!Heads || Heads->size() != O.CandidateHeads)
+      const json::Array *Heads = J.getArray("heads"), *Bytes = J.getArray("bytes");
+      // Lines without bytes were measured before bytes were a constraint: measured again.
+      if (!Heads || !Bytes || Heads->size() != Policy.heads() ||
+          Bytes->size() != Policy.heads() || J.getString("key").value_or("") != Key)
         return;
-      std::vector<StringMap<double>> &M = Costs[J.getString("hash").value_or("").str()];
-      for (const json::Value &H : *Heads) {
-        M.emplace_back();
-        if (const json::Object *F = H.getAsObject())
+      HeadCosts &M = Costs[J.getString("hash").value_or("").str()];
+      M.assign(Heads->size(), {});
+      for (size_t H = 0; H < Heads->size(); ++H) {
+        if (const json::Object *F = (*Heads)[H].getAsObject())
           for (const auto &[Name, Cost] : *F)
-            M.back()[Name.str()] = Cost.getAsNumber().value_or(0);
+            M[H].Cost.PerFunction[Name.str()] = Cost.getAsNumber().value_or(0);
+        if (const json::Object *F = (*Bytes)[H].getAsObject())
+          for (const auto &[Name, Size] : *F)
+            M[H].Bytes[Name.str()] = uint64_t(Size.getAsInteger().value_or(0));
       }
     });
   std::error_code EC;
   raw_fd_ostream Log(Path, EC, sys::fs::OF_Append);
-  if (EC)
-    return createStringError(EC, "%s: %s", Path.c_str(), EC.message().c_str());
+  if (EC) {
+    Err = createStringError(EC, "%s: %s", Path.c_str(), EC.message().c_str());
+    return Costs;
+  }
   std::mutex Mu;
   size_t Done = 0, Todo = 0;
   for (const Prepared &PM : Modules)
     Todo += !Costs.count(PM.Module.Hash);
   auto Start = std::chrono::steady_clock::now();
-  outs() << "measuring " << O.CandidateHeads << " candidate heads on " << Todo << " of "
+  outs() << "measuring " << Policy.heads() << " candidate heads on " << Todo << " of "
          << Modules.size() << " training modules\n";
   outs().flush();
-  parallelFor(Modules.size(), O.Jobs, [&](size_t I) {
+  parallelFor(Modules.size(), Jobs, [&](size_t I) {
     const Prepared &PM = Modules[I];
     {
       std::lock_guard<std::mutex> Lock(Mu);
       if (Costs.count(PM.Module.Hash))
         return;
     }
-    Expected<std::vector<StringMap<double>>> M = measureHeads(PM, Policy);
+    Expected<HeadCosts> M = measureHeads(PM, Policy);
     std::lock_guard<std::mutex> Lock(Mu);
     if (!M) {
       consumeError(M.takeError());
       return; // the module takes no part in the choice
     }
-    json::Array Heads;
-    for (const StringMap<double> &H : *M) {
-      json::Object F;
-      for (const auto &[Name, Cost] : H)
+    json::Array Heads, Bytes;
+    for (const AllocationFigures &H : *M) {
+      json::Object F, B;
+      for (const auto &[Name, Cost] : H.Cost.PerFunction)
         F[Name] = Cost;
+      for (const auto &[Name, Size] : H.Bytes)
+        B[Name] = int64_t(Size);
       Heads.push_back(std::move(F));
+      Bytes.push_back(std::move(B));
     }
-    Log << json::Value(json::Object{{"hash", PM.Module.Hash}, {"heads", std::move(Heads)}})
-        << "\n";
+    json::Object Line{{"hash", PM.Module.Hash}, {"heads", std::move(Heads)},
+                      {"bytes", std::move(Bytes)}};
+    if (!Key.empty())
+      Line["key"] = Key;
+    Log << json::Value(std::move(Line)) << "\n";
     Log.flush();
     Costs[PM.Module.Hash] = std::move(*M);
     if (++Done % 20 == 0 || Done == Todo) {
@@ -385,67 +421,172 @@ Expected<ExportedModel> selectHeads(const RegAllocTrainOptions &O,
       outs().flush();
     }
   });
+  return Costs;
+}
 
-  // Greedy choice on the training objective: sum over modules of log((greedy + 1) / (cost + 1)),
-  // each function at the cheapest of greedy and the heads chosen so far.
-  struct Function {
-    std::string Name;
-    double Greedy, Best; // its cost under greedy, and its cheapest with the heads so far
-  };
-  struct Row {
-    double Greedy;
-    std::vector<Function> Costly;
-    const std::vector<StringMap<double>> *Heads;
-  };
-  std::vector<Row> Rows;
-  for (const Prepared &PM : Modules) {
-    auto It = Costs.find(PM.Module.Hash);
-    if (It == Costs.end())
-      continue;
-    Row R{PM.Greedy.Cost, {}, &It->second};
-    for (const auto &[Name, Cost] : PM.Greedy.PerFunction)
-      if (Cost > 0)
-        R.Costly.push_back({Name.str(), Cost, Cost});
-    Rows.push_back(std::move(R));
-  }
-  // The module's cost with Head added to the heads chosen so far.
-  auto CostWith = [&](const Row &R, size_t Head) {
-    double C = R.Greedy;
-    for (const Function &F : R.Costly)
-      C -= F.Greedy - std::min(F.Best, (*R.Heads)[Head].lookup(F.Name));
-    return C;
-  };
+// The greedy choice on the training objective: sum over modules of log((greedy + 1) /
+// (cost + 1)), each module allocated as the compiler would with the heads chosen so far
+// (chooseHeads: each function at its cheapest, within the module's bytes); heads are added one
+// at a time, the one that lowers it most, up to K or until none helps.
+struct SelectionRow {
+  const RegAllocMeasurement *Greedy;
+  std::vector<const AllocationFigures *> Heads; // per candidate
+};
+
+std::vector<size_t> pickHeads(const std::vector<SelectionRow> &Rows, unsigned K, bool Print) {
+  const size_t Candidates = Rows.empty() ? 0 : Rows.front().Heads.size();
   std::vector<size_t> Chosen;
+  // The module's cost with Head added to the heads chosen so far.
+  auto CostWith = [&](const SelectionRow &R, size_t Head) {
+    std::vector<const AllocationFigures *> Set;
+    for (size_t C : Chosen)
+      Set.push_back(R.Heads[C]);
+    Set.push_back(R.Heads[Head]);
+    return chooseHeads(R.Greedy->PerFunction, R.Greedy->FunctionBytes, R.Greedy->Cost, Set).Cost;
+  };
   double Objective = 0;
-  for (unsigned K = 0; K < O.Heads; ++K) {
+  for (unsigned Step = 0; Step < K; ++Step) {
     int BestHead = -1;
     double BestObjective = Objective;
-    for (size_t H = 0; H < O.CandidateHeads; ++H) {
+    for (size_t H = 0; H < Candidates; ++H) {
       if (llvm::is_contained(Chosen, H))
         continue;
       double Sum = 0;
-      for (const Row &R : Rows)
-        Sum -= std::log(RegAllocCost::ratio(CostWith(R, H), R.Greedy));
+      for (const SelectionRow &R : Rows)
+        Sum -= std::log(RegAllocCost::ratio(CostWith(R, H), R.Greedy->Cost));
       if (Sum > BestObjective + 1e-9)
         BestObjective = Sum, BestHead = int(H);
     }
     if (BestHead < 0)
       break; // no head helps any more
     Chosen.push_back(size_t(BestHead));
-    for (Row &R : Rows)
-      for (Function &F : R.Costly)
-        F.Best = std::min(F.Best, (*R.Heads)[size_t(BestHead)].lookup(F.Name));
     Objective = BestObjective;
-    outs() << format("  head %u: candidate %d, training cost %.4f x greedy (geomean over %zu "
-                     "modules)\n",
-                     K + 1, BestHead, std::exp(-Objective / double(std::max<size_t>(Rows.size(), 1))),
-                     Rows.size());
+    if (Print)
+      outs() << format("  head %u: candidate %d, training cost %.4f x greedy (geomean over "
+                       "%zu modules)\n",
+                       Step + 1, BestHead,
+                       std::exp(-Objective / double(std::max<size_t>(Rows.size(), 1))),
+                       Rows.size());
   }
+  return Chosen;
+}
+
+// The selection's rows: the modules measured under every candidate (Parts, concatenated).
+std::vector<SelectionRow> selectionRows(const std::vector<Prepared> &Modules,
+                                        ArrayRef<const std::map<std::string, HeadCosts> *> Parts) {
+  std::vector<SelectionRow> Rows;
+  for (const Prepared &PM : Modules) {
+    SelectionRow R{&PM.Greedy, {}};
+    bool Measured = true;
+    for (const std::map<std::string, HeadCosts> *Part : Parts) {
+      auto It = Part->find(PM.Module.Hash);
+      if (It == Part->end()) {
+        Measured = false;
+        break;
+      }
+      for (const AllocationFigures &H : It->second)
+        R.Heads.push_back(&H);
+    }
+    if (Measured)
+      Rows.push_back(std::move(R));
+  }
+  return Rows;
+}
+
+// A linear model of Rows (rows of From, or -1: a zero row, LLVM's priorities), with the
+// allocator options of each.
+ExportedModel headsWithOptions(const ExportedModel &From, ArrayRef<int> Rows,
+                               ArrayRef<std::vector<std::string>> Options) {
+  const size_t In = From.inputSize(), N = From.outputSize();
+  ArrayRef<float> W = From.weights();
+  std::vector<float> Out;
+  for (int R : Rows) {
+    if (R < 0)
+      Out.insert(Out.end(), In, 0.f);
+    else
+      Out.insert(Out.end(), W.begin() + size_t(R) * In, W.begin() + size_t(R + 1) * In);
+  }
+  for (int R : Rows)
+    Out.push_back(R < 0 ? 0.f : W[N * In + size_t(R)]);
+  json::Object Meta = From.metadata();
+  Meta["layers"] = json::Array{json::Object{
+      {"kind", "linear"}, {"in", int64_t(In)}, {"out", int64_t(Rows.size())}, {"offset", 0}}};
+  json::Array HeadOptions;
+  for (const std::vector<std::string> &O : Options) {
+    json::Array A;
+    for (const std::string &S : O)
+      A.push_back(S);
+    HeadOptions.push_back(std::move(A));
+  }
+  Meta["head_options"] = std::move(HeadOptions);
+  Expected<ExportedModel> M = ExportedModel::parse(ExportedModel::serialize(Meta, Out), "heads");
+  cantFail(M.takeError());
+  return std::move(*M);
+}
+
+// See RegAllocTrainOptions::CandidateHeads and OptionHeads.
+Expected<ExportedModel> selectHeads(const RegAllocTrainOptions &O,
+                                    const std::vector<Prepared> &Modules,
+                                    const std::string &Ckpt) {
+  RegAllocTrainOptions Draw = O;
+  Draw.Heads = O.CandidateHeads;
+  Draw.Seed = O.Seed + 1000; // a stream of its own: the candidates, not ES's start
+  ExportedModel Candidates = warmStart(Draw);
+  RegAllocPolicy Policy = cantFail(RegAllocPolicy::fromModel(Candidates, "candidates"));
+  // Measured once per module, cached: the measurement is the long part.
+  Error Err = Error::success();
+  std::map<std::string, HeadCosts> Drawn = measureCandidates(
+      Modules, Policy, Ckpt + "/candidate-heads.jsonl", "", O.Jobs, Err);
+  if (Err)
+    return std::move(Err);
+  if (!O.OptionHeads) {
+    std::vector<size_t> Chosen = pickHeads(selectionRows(Modules, {&Drawn}), O.Heads, true);
+    if (Chosen.empty())
+      return createStringError(inconvertibleErrorCode(), "no candidate head lowers the training "
+                                                         "cost: draw more (--candidate-heads)");
+    outs().flush();
+    return keepHeads(Candidates, Chosen);
+  }
+
+  // Allocator options on LLVM's priorities and on the best drawn heads: candidates
+  // CandidateHeads and up, after the drawn ones.
+  std::vector<size_t> Bases =
+      pickHeads(selectionRows(Modules, {&Drawn}), O.OptionHeads, false);
+  std::vector<int> Rows;
+  std::vector<std::vector<std::string>> Options;
+  for (size_t H = 0; H < O.CandidateHeads; ++H)
+    Rows.push_back(int(H)), Options.emplace_back();
+  std::string Key = "bases";
+  for (size_t B : Bases)
+    Key += " " + std::to_string(B);
+  for (const std::vector<std::string> &Set : allocatorOptionSets()) {
+    Rows.push_back(-1), Options.push_back(Set);
+    for (size_t B : Bases)
+      Rows.push_back(int(B)), Options.push_back(Set);
+    Key += "; " + join(Set, " ");
+  }
+  ExportedModel Pool = headsWithOptions(Candidates, Rows, Options);
+  std::vector<int> OptionRows(Rows.begin() + O.CandidateHeads, Rows.end());
+  ArrayRef<std::vector<std::string>> OptionSets =
+      ArrayRef(Options).drop_front(O.CandidateHeads);
+  RegAllocPolicy OptionPolicy = cantFail(RegAllocPolicy::fromModel(
+      headsWithOptions(Candidates, OptionRows, OptionSets), "option candidates"));
+  std::map<std::string, HeadCosts> WithOptions = measureCandidates(
+      Modules, OptionPolicy, Ckpt + "/candidate-options.jsonl", Key, O.Jobs, Err);
+  if (Err)
+    return std::move(Err);
+  outs() << "candidates " << O.CandidateHeads << " to " << Rows.size() - 1
+         << ": allocator options on LLVM's priorities and on candidates";
+  for (size_t B : Bases)
+    outs() << " " << B;
+  outs() << "\n";
+  std::vector<size_t> Chosen =
+      pickHeads(selectionRows(Modules, {&Drawn, &WithOptions}), O.Heads, true);
   if (Chosen.empty())
-    return createStringError(inconvertibleErrorCode(),
-                             "no candidate head lowers the training cost: draw more (--candidate-heads)");
+    return createStringError(inconvertibleErrorCode(), "no candidate head lowers the training "
+                                                       "cost: draw more (--candidate-heads)");
   outs().flush();
-  return keepHeads(Candidates, Chosen);
+  return keepHeads(Pool, Chosen);
 }
 
 } // namespace
@@ -474,6 +615,9 @@ Error trainRegAllocES(const RegAllocTrainOptions &O, const std::vector<CorpusMod
     return createStringError(inconvertibleErrorCode(),
                              "no training module spills or copies under the greedy allocator");
   ExportedModel Init = warmStart(O);
+  if (O.OptionHeads && !O.CandidateHeads)
+    return createStringError(inconvertibleErrorCode(),
+                             "--option-heads needs head selection (--candidate-heads)");
   if (O.CandidateHeads) {
     if (O.Hidden)
       return createStringError(inconvertibleErrorCode(),
@@ -529,6 +673,8 @@ Error trainRegAllocES(const RegAllocTrainOptions &O, const std::vector<CorpusMod
   P.ModelMetadata["heads"] = int64_t(Heads);
   if (O.CandidateHeads)
     P.ModelMetadata["candidate_heads"] = int64_t(O.CandidateHeads);
+  if (O.OptionHeads)
+    P.ModelMetadata["option_heads"] = int64_t(O.OptionHeads);
   ESOptions E = O.ES;
   E.RunDir = O.RunDir;
   E.Seed = O.Seed;

@@ -7,6 +7,10 @@
 // drawn (seeded), each one's per-function costs are measured on every training module
 // (checkpointed), and heads are added one at a time, each time the one that lowers the
 // training objective most, until Heads are chosen or none helps. ES then refines them.
+// With OptionHeads > 0 the candidates also include heads that carry greedy allocator options
+// (policies/regalloc/AllocatorOptions.h): each option set of allocatorOptionSets() on LLVM's
+// priorities and on the first OptionHeads heads the selection picks among the drawn ones
+// (measured and checkpointed the same way); the final choice is among all of them.
 //
 // --trainer regalloc-es: evolution strategies (policies/train/EvolutionStrategies.h) on the
 // objective the compiler serves: each function allocated by the cheapest of LLVM's priorities
@@ -40,6 +44,8 @@ struct RegAllocTrainOptions {
   // > 0 (linear heads only): the starting heads are chosen among this many seeded random ones
   // by their measured worth on the training modules (selectHeads below), not taken as drawn.
   unsigned CandidateHeads = 0;
+  // > 0 (with CandidateHeads): also candidates with allocator options, see above.
+  unsigned OptionHeads = 0;
   unsigned Jobs = 2;
   // Evolution strategies (RunDir, Seed and Jobs are the ones above).
   ESOptions ES = [] {
@@ -73,6 +79,7 @@ struct RegAllocMeasurement {
   double Cost = 0;       // RegAllocCost::weighted()
   uint64_t Bytes = 0;    // allocated bytes of the object
   llvm::StringMap<double> PerFunction; // RegAllocCost::PerFunction
+  llvm::StringMap<uint64_t> FunctionBytes; // each function's bytes (functionBytes)
 };
 // Code-generates M's optimized module with Policy's head 0 on every function (null Policy:
 // LLVM's greedy as clang).

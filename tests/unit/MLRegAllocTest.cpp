@@ -3,13 +3,16 @@
 // (and asking for it changes no byte); a policy really changes the allocation; compiles outside
 // a scope, on this thread or another, stay LLVM's; models are checked on load; the per-function
 // choice among greedy and a policy's heads is measured, never costlier than greedy, mixes heads
-// across functions, and a function's cost does not depend on the others' bodies.
+// across functions, and a function's cost does not depend on the others' bodies; a head's
+// allocator options hold for its functions only, and never override the user's.
+#include "policies/regalloc/AllocatorOptions.h"
 #include "policies/regalloc/MLRegAllocAdvisor.h"
 #include "policies/regalloc/RegAllocPolicy.h"
 #include "runtime/CandidateSpec.h"
 #include "runtime/CodegenContext.h"
 #include "runtime/RegAllocCost.h"
 #include "runtime/RegAllocPortfolio.h"
+#include "runtime/ScopedLLVMOptions.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/FileSystem.h"
@@ -50,12 +53,16 @@ Compiled compile(const Benchmark &B, const RegAllocPolicy *Policy, bool MeasureC
 }
 
 // A linear model, one head per map: output = sum of Weights[feature] * feature (+ Bias).
-RegAllocPolicy linearHeads(const std::vector<std::map<std::string, float>> &Heads,
-                           float Bias = 0.f) {
+// HeadOptions, if given: the "head_options" metadata.
+Expected<RegAllocPolicy> tryLinearHeads(const std::vector<std::map<std::string, float>> &Heads,
+                                        float Bias = 0.f,
+                                        std::optional<json::Array> HeadOptions = std::nullopt) {
   size_t N = regAllocFeatureCount(), K = Heads.size();
   json::Array Layers{json::Object{{"kind", "linear"}, {"in", int64_t(N)}, {"out", int64_t(K)},
                                   {"offset", 0}}};
   json::Object Meta{{"kind", "regalloc"}, {"input_size", int64_t(N)}, {"layers", std::move(Layers)}};
+  if (HeadOptions)
+    Meta["head_options"] = std::move(*HeadOptions);
   std::vector<float> W(K * (N + 1), 0.f);
   for (size_t H = 0; H < K; ++H) {
     for (size_t I = 0; I < N; ++I)
@@ -65,7 +72,13 @@ RegAllocPolicy linearHeads(const std::vector<std::map<std::string, float>> &Head
   }
   Expected<ExportedModel> M = ExportedModel::parse(ExportedModel::serialize(Meta, W), "test");
   EXPECT_TRUE(bool(M));
-  Expected<RegAllocPolicy> P = RegAllocPolicy::fromModel(std::move(*M), "test.smm");
+  return RegAllocPolicy::fromModel(std::move(*M), "test.smm");
+}
+
+RegAllocPolicy linearHeads(const std::vector<std::map<std::string, float>> &Heads,
+                           float Bias = 0.f,
+                           std::optional<json::Array> HeadOptions = std::nullopt) {
+  Expected<RegAllocPolicy> P = tryLinearHeads(Heads, Bias, std::move(HeadOptions));
   EXPECT_TRUE(bool(P)) << (P ? "" : toString(P.takeError()));
   return std::move(*P);
 }
@@ -208,7 +221,13 @@ TEST_F(MLRegAllocTest, ModelsAreChecked) {
 }
 
 TEST_F(MLRegAllocTest, PerFunctionChoiceIsMeasuredAndNeverCostlier) {
-  RegAllocPolicy Heads = twoHeads();
+  // The two reorderings, and LLVM's priorities with each other split spill mode: heads of
+  // both kinds, mixed across functions.
+  RegAllocPolicy Heads = linearHeads(
+      {{{"log_size_instrs", -3.f}}, {{"log_spill_weight", -4.f}, {"crosses_call", 2.f}}, {}, {}},
+      0.f,
+      json::Array{json::Array{}, json::Array{}, json::Array{"-split-spill-mode=default"},
+                  json::Array{"-split-spill-mode=size"}});
   unsigned Mixed = 0;
   for (const Benchmark &B : Modules) {
     Compiled Greedy = compile(B, nullptr);
@@ -226,18 +245,34 @@ TEST_F(MLRegAllocTest, PerFunctionChoiceIsMeasuredAndNeverCostlier) {
     EXPECT_LT(P->Cost.weighted(), Greedy.Cost.weighted()) << B.Name;
     // The mix costs what the per-function figures add up to: each function's cost depends on
     // its own allocation only.
-    std::vector<RegAllocCost> PerHead;
-    for (int H = 0; H < 2; ++H) {
+    std::vector<AllocationFigures> PerHead;
+    for (int H = 0; H < int(Heads.heads()); ++H) {
       RegAllocPlan Whole = RegAllocPlan::wholeModule(H);
       Optimized W = optimized(B);
       SmallVector<char, 0> Obj;
       RegAllocCost C;
       ASSERT_TRUE(bool(W.CG->emitObject(*W.M, Obj, {&Heads, nullptr, &C, &Whole})));
-      PerHead.push_back(std::move(C));
+      Expected<StringMap<uint64_t>> Bytes = functionBytes(StringRef(Obj.data(), Obj.size()));
+      ASSERT_TRUE(bool(Bytes));
+      PerHead.push_back({std::move(C), std::move(*Bytes)});
     }
-    HeadChoice Choice = chooseHeads(Greedy.Cost.PerFunction, Greedy.Cost.weighted(), PerHead);
+    Expected<StringMap<uint64_t>> GreedyBytes = functionBytes(Greedy.Object);
+    ASSERT_TRUE(bool(GreedyBytes));
+    HeadChoice Choice =
+        chooseHeads(Greedy.Cost.PerFunction, *GreedyBytes, Greedy.Cost.weighted(), PerHead);
     EXPECT_NEAR(P->Cost.weighted(), Choice.Cost, 1e-6 * Choice.Cost) << B.Name;
     EXPECT_EQ(P->FunctionsChanged, unsigned(Choice.Plan.Heads.size())) << B.Name;
+    // The functions did not grow in all (one may grow if others shrink more), nor did the
+    // object.
+    Expected<StringMap<uint64_t>> MixBytes = functionBytes(P->Object);
+    ASSERT_TRUE(bool(MixBytes));
+    uint64_t MixSum = 0, GreedySum = 0;
+    for (const auto &F : *GreedyBytes) {
+      GreedySum += F.getValue();
+      MixSum += MixBytes->lookup(F.getKey());
+    }
+    EXPECT_LE(MixSum, GreedySum) << B.Name;
+    EXPECT_LE(P->Object.size(), Greedy.Object.size()) << B.Name;
   }
   EXPECT_GT(Mixed, 0u) << "no module mixed heads: the test proves nothing";
 }
@@ -249,7 +284,7 @@ TEST_F(MLRegAllocTest, HeadCostsWithoutTheFreeFunctionsMatchWholeModules) {
   StringSet<> Costly = costlyFunctions(Greedy.Cost.PerFunction);
   ASSERT_GT(Costly.size(), 0u);
   Optimized O = optimized(Lz);
-  Expected<std::vector<RegAllocCost>> Stripped =
+  Expected<std::vector<AllocationFigures>> Stripped =
       headCosts(*O.M, Heads, Costly, [&](Module &M, SmallVectorImpl<char> &Obj) {
         return O.CG->emit(M, Obj);
       });
@@ -261,9 +296,15 @@ TEST_F(MLRegAllocTest, HeadCostsWithoutTheFreeFunctionsMatchWholeModules) {
     SmallVector<char, 0> Obj;
     RegAllocCost C;
     ASSERT_TRUE(bool(W.CG->emitObject(*W.M, Obj, {&Heads, nullptr, &C, &Whole})));
-    for (const auto &F : Costly)
-      EXPECT_DOUBLE_EQ((*Stripped)[H].costOf(F.getKey()), C.costOf(F.getKey()))
+    Expected<StringMap<uint64_t>> Bytes = functionBytes(StringRef(Obj.data(), Obj.size()));
+    ASSERT_TRUE(bool(Bytes));
+    for (const auto &F : Costly) {
+      EXPECT_DOUBLE_EQ((*Stripped)[H].Cost.costOf(F.getKey()), C.costOf(F.getKey()))
           << F.getKey().str() << ", head " << H;
+      // Bytes too: a function's code does not depend on the others' bodies.
+      EXPECT_EQ((*Stripped)[H].Bytes.lookup(F.getKey()), Bytes->lookup(F.getKey()))
+          << F.getKey().str() << ", head " << H;
+    }
   }
 }
 
@@ -279,6 +320,129 @@ TEST_F(MLRegAllocTest, AllGreedyPlanIsClangsObject) {
     EXPECT_EQ(Log.Changed, 0u);
     EXPECT_TRUE(std::string(Obj.begin(), Obj.end()) == Plain.Object) << B.Name;
   }
+}
+
+// LLVM's priorities with -split-spill-mode=default (x86-64's default mode is speed).
+RegAllocPolicy optionHead() {
+  return linearHeads({{}}, 0.f, json::Array{json::Array{"-split-spill-mode=default"}});
+}
+
+Compiled compileWithPlan(const Benchmark &B, const RegAllocPolicy &Policy,
+                         const RegAllocPlan &Plan) {
+  Optimized O = optimized(B);
+  SmallVector<char, 0> Obj;
+  Compiled Out;
+  EXPECT_TRUE(bool(O.CG->emitObject(*O.M, Obj, {&Policy, &Out.Log, &Out.Cost, &Plan})));
+  Out.Object.assign(Obj.begin(), Obj.end());
+  return Out;
+}
+
+TEST_F(MLRegAllocTest, HeadOptionsHoldForTheirFunctionsOnly) {
+  RegAllocPolicy Head = optionHead();
+  ASSERT_EQ(Head.headOptions(0).size(), 1u);
+  unsigned Differ = 0;
+  for (const Benchmark &B : Modules) {
+    Compiled Greedy = compile(B, nullptr);
+    Compiled WithHead = compileWithPlan(B, Head, RegAllocPlan::wholeModule(0));
+    Compiled WithOption;
+    {
+      ScopedLLVMOptions Set({"-split-spill-mode=default"});
+      WithOption = compile(B, nullptr);
+    }
+    // The head is greedy with the option, byte for byte, and the option is gone afterwards.
+    EXPECT_TRUE(WithHead.Object == WithOption.Object) << B.Name;
+    EXPECT_TRUE(compile(B, nullptr).Object == Greedy.Object) << B.Name;
+    if (WithHead.Object == Greedy.Object)
+      continue;
+    ++Differ;
+    // Per function: the head's functions cost what they cost with the option everywhere, the
+    // others what greedy's cost.
+    RegAllocPlan Half = RegAllocPlan::wholeModule(RegAllocPlan::Greedy);
+    bool Odd = false;
+    for (const auto &F : Greedy.Cost.PerFunction)
+      if ((Odd = !Odd))
+        Half.Heads[F.getKey()] = 0;
+    Compiled Mixed = compileWithPlan(B, Head, Half);
+    for (const auto &F : Greedy.Cost.PerFunction) {
+      bool ByHead = Half.Heads.count(F.getKey());
+      EXPECT_DOUBLE_EQ(Mixed.Cost.costOf(F.getKey()),
+                       (ByHead ? WithOption : Greedy).Cost.costOf(F.getKey()))
+          << B.Name << " " << F.getKey().str();
+    }
+  }
+  EXPECT_GT(Differ, 0u) << "the option changed no module: the test proves nothing";
+}
+
+TEST_F(MLRegAllocTest, HeadOptionsNeverOverrideTheUsers) {
+  RegAllocPolicy Head = optionHead();
+  ScopedLLVMOptions User({"-split-spill-mode=size"});
+  for (const Benchmark &B : Modules)
+    EXPECT_TRUE(compileWithPlan(B, Head, RegAllocPlan::wholeModule(0)).Object ==
+                compile(B, nullptr).Object)
+        << B.Name;
+}
+
+// Bytes are a budget over the module's functions: growth in one may be paid by another; when
+// it is not, the trades that cost least per byte saved are given up.
+TEST(RegAllocChoice, BytesAreABudgetOverTheModule) {
+  StringMap<double> GreedyCost{{"f", 10.0}, {"g", 10.0}, {"free", 0.0}};
+  StringMap<uint64_t> GreedyBytes{{"f", 100}, {"g", 100}, {"free", 40}};
+  auto Head = [](std::initializer_list<std::tuple<const char *, double, uint64_t>> Fs) {
+    AllocationFigures A;
+    for (auto [Name, Cost, Bytes] : Fs) {
+      A.Cost.PerFunction[Name] = Cost;
+      A.Bytes[Name] = Bytes;
+    }
+    return A;
+  };
+  // f is cheapest under head 0 but 10 bytes larger; g under head 1, 4 bytes larger; head 0
+  // also has g 5 bytes smaller at a little more cost. Head 1's f is smaller but costlier than
+  // greedy's: never chosen, not even to save bytes.
+  std::vector<AllocationFigures> Heads = {Head({{"f", 5, 110}, {"g", 9, 95}}),
+                                          Head({{"f", 11, 90}, {"g", 8, 104}})};
+  HeadChoice C = chooseHeads(GreedyCost, GreedyBytes, 20.0, Heads);
+  // Cheapest: f by 0, g by 1, 14 bytes larger. Giving up g's head 1 for head 0 saves 9 bytes
+  // for 1 cost (the cheapest trade), then f goes back to greedy's (10 bytes for 5).
+  EXPECT_EQ(C.Plan.Heads.size(), 1u);
+  EXPECT_EQ(C.Plan.headFor("g"), 0);
+  EXPECT_EQ(C.Plan.headFor("f"), RegAllocPlan::Greedy);
+  EXPECT_DOUBLE_EQ(C.Cost, 19.0);
+  EXPECT_DOUBLE_EQ(C.HeadsOnlyCost, 13.0); // each function at its cheapest head, bytes aside
+  // When g's cheapest allocation is small enough, it pays for f's growth.
+  Heads[1] = Head({{"f", 11, 90}, {"g", 8, 88}});
+  C = chooseHeads(GreedyCost, GreedyBytes, 20.0, Heads);
+  EXPECT_EQ(C.Plan.headFor("f"), 0);
+  EXPECT_EQ(C.Plan.headFor("g"), 1);
+  EXPECT_DOUBLE_EQ(C.Cost, 13.0);
+  // A head whose size of a function is unknown does not allocate it.
+  Heads = {Head({{"g", 1, 50}})};
+  Heads[0].Cost.PerFunction["f"] = 1;
+  C = chooseHeads(GreedyCost, GreedyBytes, 20.0, Heads);
+  EXPECT_EQ(C.Plan.headFor("f"), RegAllocPlan::Greedy);
+  EXPECT_EQ(C.Plan.headFor("g"), 0);
+}
+
+TEST_F(MLRegAllocTest, HeadOptionsAreChecked) {
+  auto ErrorOf = [](json::Array Options, size_t Heads = 1) {
+    Expected<RegAllocPolicy> P =
+        tryLinearHeads(std::vector<std::map<std::string, float>>(Heads), 0.f, std::move(Options));
+    return P ? std::string() : toString(P.takeError());
+  };
+  EXPECT_EQ(ErrorOf(json::Array{json::Array{"-split-threshold-for-reg-with-hint=100"}}), "");
+  EXPECT_NE(ErrorOf(json::Array{json::Array{"-greedy-reverse-local-assignment=1"}})
+                .find("test.smm: head_options: head 0: '-greedy-reverse-local-assignment=1' is "
+                      "not a per-function allocator option"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf(json::Array{json::Array{"-split-spill-mode=fastest"}}).find("fastest"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf(json::Array{json::Array{}}, 2).find("one array of options per head (2)"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf(json::Array{json::Array{1}}).find("not a string"), std::string::npos);
+  // Checking a value leaves the option at its default.
+  RegAllocPolicy Head = optionHead();
+  const Benchmark &B = Modules[2];
+  EXPECT_TRUE(compile(B, nullptr).Object ==
+              compileWithPlan(B, Head, RegAllocPlan::wholeModule(RegAllocPlan::Greedy)).Object);
 }
 
 } // namespace

@@ -147,6 +147,11 @@ static cl::opt<unsigned> CandidateHeads("candidate-heads", cl::init(0),
                                                  "this many seeded random ones by their measured "
                                                  "worth on the training modules (0: take them as "
                                                  "drawn)"));
+static cl::opt<unsigned> OptionHeads("option-heads", cl::init(0),
+                                     cl::desc("regalloc-es (with --candidate-heads): also "
+                                              "candidates carrying greedy allocator options, on "
+                                              "LLVM's priorities and on the first N heads chosen "
+                                              "among the drawn ones (0: none)"));
 static cl::opt<std::string> CompileLevel("compile-level", cl::init("O2"),
                                          cl::desc("regalloc-es: the -O level whose codegen is "
                                                   "trained (O1, O2, O3, Os, Oz)"));
@@ -303,6 +308,7 @@ int trainRegAlloc(int Argc, const char **Argv) {
   O.Heads = Heads;
   O.InitSpread = InitSpread;
   O.CandidateHeads = CandidateHeads;
+  O.OptionHeads = OptionHeads;
   O.ES = esOptions(O.ES);
   if (given(ValidationModules))
     O.ValidationModules = ValidationModules;
