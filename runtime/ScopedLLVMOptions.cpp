@@ -7,7 +7,7 @@ using namespace llvm;
 namespace smartcc {
 
 void resetLLVMOptionsNamedIn(const std::vector<std::string> &Args) {
-  auto Registered = cl::getRegisteredOptions();
+  auto &Registered = cl::getRegisteredOptions(); // a reference: no copy of the table
   for (const std::string &A : Args)
     if (cl::Option *O = Registered.lookup(StringRef(A).ltrim('-').split('=').first))
       O->reset();

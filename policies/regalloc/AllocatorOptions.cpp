@@ -63,7 +63,7 @@ Error checkAllocatorOption(StringRef Arg) {
 
 FunctionAllocatorOptions::FunctionAllocatorOptions(ArrayRef<std::string> Args)
     : Lock(optionsLock()) {
-  auto Registered = cl::getRegisteredOptions();
+  auto &Registered = cl::getRegisteredOptions(); // a reference: no copy of the table
   for (const std::string &A : Args) {
     auto [Name, Value] = split(A);
     cl::Option *O = Registered.lookup(Name);
@@ -78,7 +78,7 @@ FunctionAllocatorOptions::FunctionAllocatorOptions(ArrayRef<std::string> Args)
 }
 
 FunctionAllocatorOptions::~FunctionAllocatorOptions() {
-  auto Registered = cl::getRegisteredOptions();
+  auto &Registered = cl::getRegisteredOptions(); // a reference: no copy of the table
   for (const std::string &Name : Set)
     if (cl::Option *O = Registered.lookup(Name))
       O->reset();
