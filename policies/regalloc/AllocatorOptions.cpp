@@ -2,15 +2,28 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
+#include <pthread.h>
 
 using namespace llvm;
 
 namespace smartcc {
 namespace {
 
+std::recursive_mutex *Lock = nullptr;
+
 std::recursive_mutex &optionsLock() {
-  static std::recursive_mutex M;
-  return M;
+  // A fork while another thread allocates would give the child a lock nobody releases, and
+  // that allocation's options: fork waits until no allocation holds it (candidates are forked
+  // processes, and trainers fork to contain crashes).
+  static std::once_flag Once;
+  std::call_once(Once, [] {
+    Lock = new std::recursive_mutex;
+    // The child has a new thread id, which a recursive mutex's owner check would reject: it
+    // gets a new lock instead (the old one, held, is left behind).
+    pthread_atfork([] { Lock->lock(); }, [] { Lock->unlock(); },
+                   [] { Lock = new std::recursive_mutex; });
+  });
+  return *Lock;
 }
 
 std::pair<StringRef, StringRef> split(StringRef Arg) { return Arg.ltrim('-').split('='); }

@@ -14,12 +14,17 @@
 #include "runtime/RegAllocPortfolio.h"
 #include "runtime/ScopedLLVMOptions.h"
 #include "llvm/IR/LLVMContext.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 #include "HarvestForTest.h"
 #include <gtest/gtest.h>
+#include <atomic>
+#include <chrono>
+#include <sys/wait.h>
 #include <thread>
+#include <unistd.h>
 
 using namespace llvm;
 using namespace smartcc;
@@ -420,6 +425,33 @@ TEST(RegAllocChoice, BytesAreABudgetOverTheModule) {
   C = chooseHeads(GreedyCost, GreedyBytes, 20.0, Heads);
   EXPECT_EQ(C.Plan.headFor("f"), RegAllocPlan::Greedy);
   EXPECT_EQ(C.Plan.headFor("g"), 0);
+}
+
+// A fork while another thread allocates with a head's options waits for that allocation: the
+// child starts with the options lock free and the options at their defaults.
+TEST(RegAllocChoice, ForkWaitsForAnAllocationsOptions) {
+  cl::Option *Mode = cl::getRegisteredOptions().lookup("split-spill-mode");
+  ASSERT_NE(Mode, nullptr);
+  std::atomic<bool> Holding{false};
+  std::thread T([&] {
+    FunctionAllocatorOptions Set({"-split-spill-mode=size"});
+    Holding = true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  });
+  while (!Holding)
+    std::this_thread::yield();
+  pid_t Pid = fork();
+  if (Pid == 0) {
+    alarm(10); // a deadlock ends the child instead of the test run
+    int Occurrences = Mode->getNumOccurrences();
+    { FunctionAllocatorOptions Again({"-split-spill-mode=default"}); }
+    _exit(Occurrences == 0 && Mode->getNumOccurrences() == 0 ? 0 : 1);
+  }
+  T.join();
+  int Status = 0;
+  ASSERT_EQ(waitpid(Pid, &Status, 0), Pid);
+  EXPECT_TRUE(WIFEXITED(Status) && WEXITSTATUS(Status) == 0) << Status;
+  EXPECT_EQ(Mode->getNumOccurrences(), 0);
 }
 
 TEST_F(MLRegAllocTest, HeadOptionsAreChecked) {
