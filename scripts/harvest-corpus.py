@@ -119,6 +119,29 @@ QUIRKS = {
     "git": {"timeout": 2400, "make_args": ["CC={cc}", "NO_GETTEXT=1", "all"]},
 }
 
+# --- bundled copies of reserved packages ----------------------------------------------------------
+# Some packages carry and compile their own copy of a reserved package (glpk's src/zlib/, rsync's
+# zlib/ without --with-included-zlib=no): reserved code under another name. A module whose source
+# lies in a directory named after a reserved package (a version suffix aside) is excluded from
+# training and validation as "bundled_reserved".
+BUNDLED_RESERVED_DIRS = {
+    "zlib": "zlib", "bzip2": "bzip2", "bzlib": "bzip2", "libpng": "libpng1.6",
+    "jpeg": "libjpeg-turbo", "libjpeg": "libjpeg-turbo", "libjpeg-turbo": "libjpeg-turbo",
+    "tiff": "tiff", "libtiff": "tiff", "liblzma": "xz-utils", "xz": "xz-utils", "mpfr": "mpfr4",
+    "nettle": "nettle", "libsodium": "libsodium", "jansson": "jansson", "libmad": "libmad",
+    "gsm": "libgsm", "libgsm": "libgsm", "cadical": "cadical",
+}
+
+
+def bundled_reserved(source):
+    """The reserved package a module's source is a bundled copy of, or None."""
+    for part in source.split("/")[:-1]:
+        name = re.sub(r"-[0-9][0-9.]*$", "", part.lower())
+        if name in BUNDLED_RESERVED_DIRS:
+            return BUNDLED_RESERVED_DIRS[name]
+    return None
+
+
 # --- gnulib detection (reserved-for-evaluation.txt: keep gnulib out of training) -------------------
 # Packages known to carry gnulib (besides those whose tree has m4/gnulib-comp.m4, detected at
 # harvest time and recorded as "gnulib": true in the package manifest).
@@ -875,6 +898,8 @@ def summarize_split(root, split, manifest_dir, reserved):
             reason = "reserved_package"
         elif m["hash"] in eval_hashes:
             reason = "in_eval"
+        elif bundled_reserved(m["source"]):
+            reason = "bundled_reserved"
         elif m["is_gnulib"]:
             reason = "gnulib"
         elif "variant_of" in m:
