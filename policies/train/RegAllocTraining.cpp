@@ -319,30 +319,6 @@ Expected<HeadCosts> measureHeads(const Prepared &PM, const RegAllocPolicy &Polic
   return Out;
 }
 
-// The heads of a linear model Rows picks, in that order, as a linear model of its own (with
-// their allocator options, if the model has any).
-ExportedModel keepHeads(const ExportedModel &From, ArrayRef<size_t> Rows) {
-  const size_t In = From.inputSize(), N = From.outputSize();
-  ArrayRef<float> W = From.weights();
-  std::vector<float> Out;
-  for (size_t R : Rows)
-    Out.insert(Out.end(), W.begin() + R * In, W.begin() + (R + 1) * In);
-  for (size_t R : Rows)
-    Out.push_back(W[N * In + R]);
-  json::Object Meta = From.metadata();
-  Meta["layers"] = json::Array{json::Object{
-      {"kind", "linear"}, {"in", int64_t(In)}, {"out", int64_t(Rows.size())}, {"offset", 0}}};
-  if (const json::Array *Options = From.metadata().getArray("head_options")) {
-    json::Array Kept;
-    for (size_t R : Rows)
-      Kept.push_back((*Options)[R]);
-    Meta["head_options"] = std::move(Kept);
-  }
-  Expected<ExportedModel> M = ExportedModel::parse(ExportedModel::serialize(Meta, Out), "heads");
-  cantFail(M.takeError());
-  return std::move(*M);
-}
-
 // Every training module's HeadCosts under Policy, measured once per module and kept in Path
 // (a line per module, appended as measured, so an interrupted run resumes). Key names the
 // candidates: a line measured for other candidates is measured again.
@@ -493,10 +469,9 @@ std::vector<SelectionRow> selectionRows(const std::vector<Prepared> &Modules,
   return Rows;
 }
 
-// A linear model of Rows (rows of From, or -1: a zero row, LLVM's priorities), with the
-// allocator options of each.
-ExportedModel headsWithOptions(const ExportedModel &From, ArrayRef<int> Rows,
-                               ArrayRef<std::vector<std::string>> Options) {
+// A linear model of Rows (rows of From, or -1: a zero row, LLVM's priorities), with
+// HeadOptions as its heads' allocator options ("head_options"; none if empty).
+ExportedModel linearHeads(const ExportedModel &From, ArrayRef<int> Rows, json::Array HeadOptions) {
   const size_t In = From.inputSize(), N = From.outputSize();
   ArrayRef<float> W = From.weights();
   std::vector<float> Out;
@@ -511,17 +486,31 @@ ExportedModel headsWithOptions(const ExportedModel &From, ArrayRef<int> Rows,
   json::Object Meta = From.metadata();
   Meta["layers"] = json::Array{json::Object{
       {"kind", "linear"}, {"in", int64_t(In)}, {"out", int64_t(Rows.size())}, {"offset", 0}}};
-  json::Array HeadOptions;
-  for (const std::vector<std::string> &O : Options) {
-    json::Array A;
-    for (const std::string &S : O)
-      A.push_back(S);
-    HeadOptions.push_back(std::move(A));
-  }
-  Meta["head_options"] = std::move(HeadOptions);
+  Meta.erase("head_options");
+  if (!HeadOptions.empty())
+    Meta["head_options"] = std::move(HeadOptions);
   Expected<ExportedModel> M = ExportedModel::parse(ExportedModel::serialize(Meta, Out), "heads");
   cantFail(M.takeError());
   return std::move(*M);
+}
+
+ExportedModel headsWithOptions(const ExportedModel &From, ArrayRef<int> Rows,
+                               ArrayRef<std::vector<std::string>> Options) {
+  json::Array HeadOptions;
+  for (const std::vector<std::string> &O : Options)
+    HeadOptions.push_back(json::Array(O));
+  return linearHeads(From, Rows, std::move(HeadOptions));
+}
+
+// The heads of a linear model Rows picks, in that order, with their allocator options if the
+// model has any.
+ExportedModel keepHeads(const ExportedModel &From, ArrayRef<size_t> Rows) {
+  std::vector<int> Ints(Rows.begin(), Rows.end());
+  json::Array Kept;
+  if (const json::Array *Options = From.metadata().getArray("head_options"))
+    for (size_t R : Rows)
+      Kept.push_back((*Options)[R]);
+  return linearHeads(From, Ints, std::move(Kept));
 }
 
 // See RegAllocTrainOptions::CandidateHeads and OptionHeads.
