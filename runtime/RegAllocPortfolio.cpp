@@ -181,10 +181,6 @@ Expected<PortfolioAllocation> allocatePerFunction(Module &M, const RegAllocPolic
     ++Result.Codegens;
   }
   Result.GreedyCost = Result.HeadsOnlyCost = Greedy.Cost.weighted();
-  Expected<ObjectSize> GreedySize = measureObject(bufferOf(Greedy.Object));
-  if (!GreedySize)
-    return GreedySize.takeError();
-  Result.GreedyBytes = GreedySize->AllocBytes;
   const StringSet<> Costly = costlyFunctions(Greedy.Cost.PerFunction);
   Result.Functions = unsigned(Costly.size());
   auto TakeGreedy = [&]() {
@@ -215,10 +211,15 @@ Expected<PortfolioAllocation> allocatePerFunction(Module &M, const RegAllocPolic
   ++Result.Codegens;
   // The mix is measured, not assumed: should it not be cheaper, or be larger, LLVM's
   // allocation stays.
+  if (!(Mixed.Cost.weighted() < Result.GreedyCost))
+    return TakeGreedy();
+  Expected<ObjectSize> GreedySize = measureObject(bufferOf(Greedy.Object));
+  if (!GreedySize)
+    return GreedySize.takeError();
   Expected<ObjectSize> MixedSize = measureObject(bufferOf(Mixed.Object));
   if (!MixedSize)
     return MixedSize.takeError();
-  if (!(Mixed.Cost.weighted() < Result.GreedyCost) || MixedSize->AllocBytes > Result.GreedyBytes)
+  if (MixedSize->AllocBytes > GreedySize->AllocBytes)
     return TakeGreedy();
   Result.Object = std::move(Mixed.Object);
   Result.Cost = std::move(Mixed.Cost);

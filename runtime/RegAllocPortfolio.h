@@ -52,7 +52,6 @@ struct PortfolioAllocation {
   RegAllocLog Log;               // the policy's decisions in it
   RegAllocPlan Plan;             // which head allocated which function
   double GreedyCost = 0;         // LLVM's own priorities on the whole module
-  uint64_t GreedyBytes = 0;      // ... its object's allocated bytes
   // The policy without LLVM's priorities: each function's cheapest head (the sum of the
   // heads' per-function costs; what the policy is worth before any fallback).
   double HeadsOnlyCost = 0;
@@ -71,7 +70,8 @@ llvm::Expected<PortfolioAllocation> allocatePerFunction(llvm::Module &M,
                                                         const RegAllocPolicy &Policy,
                                                         EmitObjectFn Emit);
 
-// The pieces, for the trainer (which knows greedy's costs already and needs no object):
+// The pieces, for the trainer (which has greedy's per-function costs and bytes already and
+// needs no mixed object):
 // the functions that cost anything under greedy (GreedyPerFunction: RegAllocCost::PerFunction),
 llvm::StringSet<> costlyFunctions(const llvm::StringMap<double> &GreedyPerFunction);
 // each head's figures on a copy of M that keeps only those functions' bodies,
