@@ -22,6 +22,7 @@
 #include <cmath>
 #include <map>
 #include <mutex>
+#include <numeric>
 #include <optional>
 #include <random>
 
@@ -322,11 +323,9 @@ Expected<HeadCosts> measureHeads(const Prepared &PM, const RegAllocPolicy &Polic
 // Every training module's HeadCosts under Policy, measured once per module and kept in Path
 // (a line per module, appended as measured, so an interrupted run resumes). Key names the
 // candidates: a line measured for other candidates is measured again.
-std::map<std::string, HeadCosts> measureCandidates(const std::vector<Prepared> &Modules,
-                                                   const RegAllocPolicy &Policy,
-                                                   const std::string &Path,
-                                                   const std::string &Key, unsigned Jobs,
-                                                   Error &Err) {
+Expected<std::map<std::string, HeadCosts>>
+measureCandidates(const std::vector<Prepared> &Modules, const RegAllocPolicy &Policy,
+                  const std::string &Path, const std::string &Key, unsigned Jobs) {
   std::map<std::string, HeadCosts> Costs;
   if (ErrorOr<std::unique_ptr<MemoryBuffer>> B = MemoryBuffer::getFile(Path))
     forEachJSONObject((*B)->getBuffer(), [&](const json::Object &J) {
@@ -348,10 +347,8 @@ std::map<std::string, HeadCosts> measureCandidates(const std::vector<Prepared> &
     });
   std::error_code EC;
   raw_fd_ostream Log(Path, EC, sys::fs::OF_Append);
-  if (EC) {
-    Err = createStringError(EC, "%s: %s", Path.c_str(), EC.message().c_str());
-    return Costs;
-  }
+  if (EC)
+    return createStringError(EC, "%s: %s", Path.c_str(), EC.message().c_str());
   std::mutex Mu;
   size_t Done = 0, Todo = 0;
   for (const Prepared &PM : Modules)
@@ -523,59 +520,53 @@ Expected<ExportedModel> selectHeads(const RegAllocTrainOptions &O,
   ExportedModel Candidates = warmStart(Draw);
   RegAllocPolicy Policy = cantFail(RegAllocPolicy::fromModel(Candidates, "candidates"));
   // Measured once per module, cached: the measurement is the long part.
-  Error Err = Error::success();
-  std::map<std::string, HeadCosts> Drawn = measureCandidates(
-      Modules, Policy, Ckpt + "/candidate-heads.jsonl", "", O.Jobs, Err);
-  if (Err)
-    return std::move(Err);
-  if (!O.OptionHeads) {
-    std::vector<size_t> Chosen = pickHeads(selectionRows(Modules, {&Drawn}), O.Heads, true);
-    if (Chosen.empty())
-      return createStringError(inconvertibleErrorCode(), "no candidate head lowers the training "
-                                                         "cost: draw more (--candidate-heads)");
-    outs().flush();
-    return keepHeads(Candidates, Chosen);
-  }
-
-  // Allocator options on LLVM's priorities and on the best drawn heads: candidates
-  // CandidateHeads and up, after the drawn ones.
-  std::vector<size_t> Bases =
-      pickHeads(selectionRows(Modules, {&Drawn}), O.OptionHeads, false);
-  std::vector<int> Rows;
-  std::vector<std::vector<std::string>> Options;
-  for (size_t H = 0; H < O.CandidateHeads; ++H)
-    Rows.push_back(int(H)), Options.emplace_back();
-  std::string Key = "bases";
-  for (size_t B : Bases)
-    Key += " " + std::to_string(B);
-  for (const std::vector<std::string> &Set : allocatorOptionSets()) {
-    Rows.push_back(-1), Options.push_back(Set);
+  Expected<std::map<std::string, HeadCosts>> Drawn = measureCandidates(
+      Modules, Policy, Ckpt + "/candidate-heads.jsonl", "", O.Jobs);
+  if (!Drawn)
+    return Drawn.takeError();
+  std::vector<const std::map<std::string, HeadCosts> *> Parts{&*Drawn};
+  // With OptionHeads, candidates CandidateHeads and up (after the drawn ones): the allocator
+  // option sets on LLVM's priorities and on the best drawn heads.
+  std::optional<ExportedModel> Pool;
+  std::map<std::string, HeadCosts> WithOptions;
+  if (O.OptionHeads) {
+    std::vector<size_t> Bases = pickHeads(selectionRows(Modules, Parts), O.OptionHeads, false);
+    std::vector<int> Rows;
+    std::vector<std::vector<std::string>> Options;
+    for (size_t H = 0; H < O.CandidateHeads; ++H)
+      Rows.push_back(int(H)), Options.emplace_back();
+    std::string Key = "bases";
     for (size_t B : Bases)
-      Rows.push_back(int(B)), Options.push_back(Set);
-    Key += "; " + join(Set, " ");
+      Key += " " + std::to_string(B);
+    for (const std::vector<std::string> &Set : allocatorOptionSets()) {
+      Rows.push_back(-1), Options.push_back(Set);
+      for (size_t B : Bases)
+        Rows.push_back(int(B)), Options.push_back(Set);
+      Key += "; " + join(Set, " ");
+    }
+    Pool = headsWithOptions(Candidates, Rows, Options);
+    std::vector<size_t> OptionRows(Rows.size() - O.CandidateHeads);
+    std::iota(OptionRows.begin(), OptionRows.end(), size_t(O.CandidateHeads));
+    RegAllocPolicy OptionPolicy =
+        cantFail(RegAllocPolicy::fromModel(keepHeads(*Pool, OptionRows), "option candidates"));
+    Expected<std::map<std::string, HeadCosts>> Measured = measureCandidates(
+        Modules, OptionPolicy, Ckpt + "/candidate-options.jsonl", Key, O.Jobs);
+    if (!Measured)
+      return Measured.takeError();
+    WithOptions = std::move(*Measured);
+    Parts.push_back(&WithOptions);
+    outs() << "candidates " << O.CandidateHeads << " to " << Rows.size() - 1
+           << ": allocator options on LLVM's priorities and on candidates";
+    for (size_t B : Bases)
+      outs() << " " << B;
+    outs() << "\n";
   }
-  ExportedModel Pool = headsWithOptions(Candidates, Rows, Options);
-  std::vector<int> OptionRows(Rows.begin() + O.CandidateHeads, Rows.end());
-  ArrayRef<std::vector<std::string>> OptionSets =
-      ArrayRef(Options).drop_front(O.CandidateHeads);
-  RegAllocPolicy OptionPolicy = cantFail(RegAllocPolicy::fromModel(
-      headsWithOptions(Candidates, OptionRows, OptionSets), "option candidates"));
-  std::map<std::string, HeadCosts> WithOptions = measureCandidates(
-      Modules, OptionPolicy, Ckpt + "/candidate-options.jsonl", Key, O.Jobs, Err);
-  if (Err)
-    return std::move(Err);
-  outs() << "candidates " << O.CandidateHeads << " to " << Rows.size() - 1
-         << ": allocator options on LLVM's priorities and on candidates";
-  for (size_t B : Bases)
-    outs() << " " << B;
-  outs() << "\n";
-  std::vector<size_t> Chosen =
-      pickHeads(selectionRows(Modules, {&Drawn, &WithOptions}), O.Heads, true);
+  std::vector<size_t> Chosen = pickHeads(selectionRows(Modules, Parts), O.Heads, true);
   if (Chosen.empty())
     return createStringError(inconvertibleErrorCode(), "no candidate head lowers the training "
                                                        "cost: draw more (--candidate-heads)");
   outs().flush();
-  return keepHeads(Pool, Chosen);
+  return keepHeads(Pool ? *Pool : Candidates, Chosen);
 }
 
 } // namespace
