@@ -1,5 +1,7 @@
 #include "policies/env/Search.h"
+#include "policies/env/ContainedEvaluation.h"
 #include <chrono>
+#include <optional>
 #include <random>
 
 using namespace llvm;
@@ -28,6 +30,32 @@ Expected<uint64_t> play(CompilerEnv &Env, const Benchmark &B, const std::vector<
   return objectiveValue(Env, O);
 }
 
+std::string describe(const CompilerEnv &Env, const std::vector<size_t> &Seq) {
+  std::string S;
+  for (size_t A : Seq)
+    S += (S.empty() ? "" : " ") + Env.actions().Actions[A].Name;
+  return S;
+}
+
+// Evaluates each sequence from the start state in contained children (see
+// ContainedEvaluation.h); a failed one is counted in R and comes back as std::nullopt.
+std::vector<std::optional<uint64_t>>
+evaluateSequences(CompilerEnv &Env, const Benchmark &B,
+                  const std::vector<std::vector<size_t>> &Sequences, Objective O,
+                  const SearchOptions &Opt, SearchResult &R) {
+  std::vector<ContainedResult> Results = evaluateContained(
+      Sequences.size(),
+      [&](size_t I) { return play(Env, B, Sequences[I], O); }, Opt.TimeoutMs);
+  std::vector<std::optional<uint64_t>> Values;
+  for (size_t I = 0; I < Results.size(); ++I) {
+    Values.push_back(Results[I].Value);
+    ++R.Evaluations;
+    if (!Results[I].Value && !R.Rejected++)
+      R.FirstRejection = "[" + describe(Env, Sequences[I]) + "]: " + Results[I].Error;
+  }
+  return Values;
+}
+
 // A search's starting point: the unmodified module is the best so far; clang is the mark.
 Expected<SearchResult> startSearch(CompilerEnv &Env, const Benchmark &B, Objective O) {
   SearchResult R;
@@ -37,7 +65,7 @@ Expected<SearchResult> startSearch(CompilerEnv &Env, const Benchmark &B, Objecti
   Expected<uint64_t> Clang = clangValue(Env, O);
   if (!Clang)
     return Clang.takeError();
-  R.BestValue = *Initial;
+  R.BestValue = R.StartValue = *Initial;
   R.ClangValue = *Clang;
   return R;
 }
@@ -51,38 +79,36 @@ Expected<uint64_t> objectiveValue(CompilerEnv &Env, Objective O) {
 }
 
 Expected<SearchResult> bestOf(CompilerEnv &Env, const Benchmark &B,
-                              const std::vector<std::vector<size_t>> &Sequences, Objective O) {
+                              const std::vector<std::vector<size_t>> &Sequences, Objective O,
+                              const SearchOptions &Opt) {
   auto Start = std::chrono::steady_clock::now();
   Expected<SearchResult> Started = startSearch(Env, B, O);
   if (!Started)
     return Started.takeError();
   SearchResult R = std::move(*Started);
-  for (const std::vector<size_t> &Seq : Sequences) {
-    Expected<uint64_t> V = play(Env, B, Seq, O);
-    if (!V)
-      return V.takeError();
-    ++R.Evaluations;
-    if (*V < R.BestValue) {
-      R.BestValue = *V;
-      R.Best = Seq;
+  R.Values = evaluateSequences(Env, B, Sequences, O, Opt, R);
+  for (size_t I = 0; I < Sequences.size(); ++I)
+    if (R.Values[I] && *R.Values[I] < R.BestValue) {
+      R.BestValue = *R.Values[I];
+      R.Best = Sequences[I];
     }
-  }
   R.Seconds = since(Start);
   return R;
 }
 
 Expected<SearchResult> randomSearch(CompilerEnv &Env, const Benchmark &B, unsigned Trials,
-                                    unsigned Length, uint64_t Seed, Objective O) {
+                                    unsigned Length, uint64_t Seed, Objective O,
+                                    const SearchOptions &Opt) {
   std::mt19937_64 Rng(Seed);
   std::vector<std::vector<size_t>> Sequences(Trials);
   for (std::vector<size_t> &Seq : Sequences)
     for (unsigned I = 0; I < Length; ++I)
       Seq.push_back(size_t(Rng() % Env.actions().size()));
-  return bestOf(Env, B, Sequences, O);
+  return bestOf(Env, B, Sequences, O, Opt);
 }
 
 Expected<SearchResult> greedySearch(CompilerEnv &Env, const Benchmark &B, unsigned MaxSteps,
-                                    Objective O) {
+                                    Objective O, const SearchOptions &Opt) {
   auto Start = std::chrono::steady_clock::now();
   Expected<SearchResult> Started = startSearch(Env, B, O);
   if (!Started)
@@ -91,18 +117,18 @@ Expected<SearchResult> greedySearch(CompilerEnv &Env, const Benchmark &B, unsign
   for (unsigned Step = 0; Step < MaxSteps; ++Step) {
     std::optional<size_t> BestAction;
     uint64_t BestHere = R.BestValue;
+    std::vector<std::vector<size_t>> Steps; // the best so far and one more action
     for (size_t A = 0; A < Env.actions().size(); ++A) {
-      std::vector<size_t> Seq = R.Best;
-      Seq.push_back(A);
-      Expected<uint64_t> V = play(Env, B, Seq, O); // the state cache makes the prefix free
-      if (!V)
-        return V.takeError();
-      ++R.Evaluations;
-      if (*V < BestHere) {
-        BestHere = *V;
+      Steps.push_back(R.Best);
+      Steps.back().push_back(A);
+    }
+    // One child plays them all: its state cache makes the shared prefix free.
+    std::vector<std::optional<uint64_t>> Values = evaluateSequences(Env, B, Steps, O, Opt, R);
+    for (size_t A = 0; A < Steps.size(); ++A)
+      if (Values[A] && *Values[A] < BestHere) {
+        BestHere = *Values[A];
         BestAction = A;
       }
-    }
     if (!BestAction)
       break;
     R.Best.push_back(*BestAction);

@@ -3,9 +3,13 @@
 //   greedy search  at each step try every action, keep the best one; stop when none helps
 // The objective is the environment's IR instruction count or its object bytes (codegen of
 // the final state, with the option actions taken), both compared to clang's own pipeline.
+// Every sequence is evaluated in a child process (ContainedEvaluation.h): one that crashes
+// LLVM or runs past the timeout is rejected, counted, and the search goes on.
 #pragma once
 #include "policies/env/CompilerEnv.h"
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <vector>
 
 namespace smartcc {
@@ -16,19 +20,30 @@ struct SearchResult {
   std::vector<size_t> Best;   // the best sequence found (empty = the starting state)
   uint64_t BestValue = 0;     // its objective value
   uint64_t ClangValue = 0;    // clang's own pipeline on the same module
+  uint64_t StartValue = 0;    // the unmodified module's
+  // bestOf: each given sequence's value, in order; absent where the sequence was rejected.
+  std::vector<std::optional<uint64_t>> Values;
   uint64_t Evaluations = 0;   // states whose objective was computed
   double Seconds = 0;
+  uint64_t Rejected = 0;      // sequences that crashed, failed or timed out (skipped)
+  std::string FirstRejection; // the first of them: its actions and what happened
+};
+
+struct SearchOptions {
+  unsigned TimeoutMs = 120000; // per evaluated sequence
 };
 
 // Value of the env's current state.
 llvm::Expected<uint64_t> objectiveValue(CompilerEnv &Env, Objective O);
 
 llvm::Expected<SearchResult> randomSearch(CompilerEnv &Env, const Benchmark &B, unsigned Trials,
-                                          unsigned Length, uint64_t Seed, Objective O);
+                                          unsigned Length, uint64_t Seed, Objective O,
+                                          const SearchOptions &Opt = {});
 llvm::Expected<SearchResult> greedySearch(CompilerEnv &Env, const Benchmark &B, unsigned MaxSteps,
-                                          Objective O);
+                                          Objective O, const SearchOptions &Opt = {});
 // Evaluates given sequences (e.g. a core set) and keeps the best.
 llvm::Expected<SearchResult> bestOf(CompilerEnv &Env, const Benchmark &B,
-                                    const std::vector<std::vector<size_t>> &Sequences, Objective O);
+                                    const std::vector<std::vector<size_t>> &Sequences, Objective O,
+                                    const SearchOptions &Opt = {});
 
 } // namespace smartcc

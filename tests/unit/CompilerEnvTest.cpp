@@ -2,6 +2,7 @@
 // the environment reproduces clang-22 -Oz exactly (IR and object bytes), rewards sum as the
 // papers define them, the state cache avoids pass runs, and replay restores evicted states.
 #include "policies/env/CompilerEnv.h"
+#include "policies/env/ContainedEvaluation.h"
 #include "policies/env/EnvWorker.h"
 #include "policies/env/Search.h"
 #include "runtime/SizeMeasurer.h"
@@ -12,6 +13,8 @@
 #include "llvm/Support/Program.h"
 #include "HarvestForTest.h"
 #include <gtest/gtest.h>
+#include <csignal>
+#include <unistd.h>
 
 using namespace llvm;
 using namespace smartcc;
@@ -219,6 +222,57 @@ TEST_F(CompilerEnvTest, SearchBaselines) {
       Env, *Interp, {{size_t(Env.actions().indexOf("clang-default"))}}, Objective::ObjectBytes);
   ASSERT_TRUE(bool(Bytes));
   EXPECT_EQ(Bytes->BestValue, Bytes->ClangValue); // clang's pipeline reproduces clang's bytes
+}
+
+} // namespace
+
+namespace {
+
+// A crash, an error and a hang each fail only their own item; the items after them are still
+// evaluated (by a fresh child), in order.
+TEST(ContainedEvaluationTest, FailuresStayWithTheirItem) {
+  std::vector<ContainedResult> R = evaluateContained(
+      6,
+      [](size_t I) -> Expected<uint64_t> {
+        if (I == 1)
+          raise(SIGSEGV);
+        if (I == 2)
+          return createStringError(inconvertibleErrorCode(), "no luck\non two lines");
+        if (I == 3)
+          sleep(30);
+        if (I == 4)
+          _exit(7);
+        return I * 10;
+      },
+      1000);
+  ASSERT_EQ(R.size(), 6u);
+  EXPECT_EQ(R[0].Value, std::optional<uint64_t>(0));
+  EXPECT_FALSE(R[1].Value);
+  EXPECT_EQ(R[1].Error, "signal 11");
+  EXPECT_FALSE(R[2].Value);
+  EXPECT_EQ(R[2].Error, "no luck on two lines");
+  EXPECT_FALSE(R[3].Value);
+  EXPECT_EQ(R[3].Error, "timed out after 1 s");
+  EXPECT_FALSE(R[4].Value);
+  EXPECT_EQ(R[4].Error, "exit 7");
+  EXPECT_EQ(R[5].Value, std::optional<uint64_t>(50));
+}
+
+// A search whose every sequence fails (here: no time at all) rejects them all, says which,
+// and ends at its starting point instead of failing.
+TEST_F(CompilerEnvTest, SearchRejectsFailedSequences) {
+  CompilerEnv Env = makeEnv();
+  SearchOptions NoTime;
+  NoTime.TimeoutMs = 0;
+  Expected<SearchResult> R =
+      randomSearch(Env, *Interp, 3, 4, 42, Objective::IRInstructions, NoTime);
+  ASSERT_TRUE(bool(R)) << toString(R.takeError());
+  EXPECT_EQ(R->Rejected, 3u);
+  EXPECT_TRUE(R->Best.empty());
+  EXPECT_NE(R->FirstRejection.find("timed out"), std::string::npos) << R->FirstRejection;
+  Expected<SearchResult> Fine = randomSearch(Env, *Interp, 3, 4, 42, Objective::IRInstructions);
+  ASSERT_TRUE(bool(Fine));
+  EXPECT_EQ(Fine->Rejected, 0u);
 }
 
 } // namespace

@@ -244,18 +244,18 @@ int main(int Argc, const char **Argv) {
       std::string Text = S->Best.empty() ? "" : names(*Space, S->Best) + "\n";
       return writeAtomically(P, Text) ? 0 : 1;
     }
-    for (unsigned T = 0; T < Trials; ++T) {
-      std::vector<std::vector<size_t>> One(1);
+    std::vector<std::vector<size_t>> Tries(Trials);
+    for (std::vector<size_t> &Try : Tries)
       for (unsigned I = 0; I < Length; ++I)
-        One[0].push_back(size_t(R() % Space->size()));
-      Expected<SearchResult> S = bestOf(Env, C.Bench, One, objective());
-      if (!S) {
-        consumeError(S.takeError());
-        return 1;
-      }
-      if (!S->Best.empty())
-        Best.emplace(S->BestValue, names(*Space, S->Best));
+        Try.push_back(size_t(R() % Space->size()));
+    Expected<SearchResult> S = bestOf(Env, C.Bench, Tries, objective());
+    if (!S) {
+      consumeError(S.takeError());
+      return 1;
     }
+    for (size_t T = 0; T < Tries.size(); ++T)
+      if (S->Values[T] && *S->Values[T] < S->StartValue)
+        Best.emplace(*S->Values[T], names(*Space, Tries[T]));
     unsigned Kept = 0;
     for (const auto &[Value, Seq] : Best) {
       if (Kept++ == Top)
@@ -278,15 +278,16 @@ int main(int Argc, const char **Argv) {
   runPerModule(Mods, OutDir + "/matrix", Jobs, [&](const CorpusModule &C, const std::string &P) {
     CompilerEnv Env(*Space, EnvOptions{RewardKind::IRInstructions, 1000});
     json::Array Ratios;
-    for (const std::string &S : Sequences) {
-      Expected<SearchResult> R = bestOf(Env, C.Bench, {indices(*Space, S)}, objective());
-      if (!R) {
-        consumeError(R.takeError());
-        Ratios.push_back(0.0);
-        continue;
-      }
-      uint64_t V = R->Best.empty() ? 0 : R->BestValue; // 0: not better than the start
-      Ratios.push_back(V ? double(R->ClangValue) / double(V) : 0.0);
+    std::vector<std::vector<size_t>> All;
+    for (const std::string &S : Sequences)
+      All.push_back(indices(*Space, S));
+    // 0: not better than the start, or rejected (crashed, failed, timed out).
+    Expected<SearchResult> R = bestOf(Env, C.Bench, All, objective());
+    if (!R)
+      consumeError(R.takeError());
+    for (size_t I = 0; I < All.size(); ++I) {
+      std::optional<uint64_t> V = R ? R->Values[I] : std::nullopt;
+      Ratios.push_back(V && *V < R->StartValue ? double(R->ClangValue) / double(*V) : 0.0);
     }
     std::string Text;
     raw_string_ostream(Text) << json::Value(std::move(Ratios)) << "\n";

@@ -232,6 +232,7 @@ Expected<EvalRow> evalCoreset(const CorpusModule &C, StringRef Arg, const EvalRo
   if (!S)
     return S.takeError();
   R.Seconds = since(Start);
+  R.Rejected = S->Rejected, R.Rejection = S->FirstRejection;
   return measureSequence(Env, C, S->Best, R);
 }
 
@@ -419,6 +420,7 @@ Expected<EvalRow> evalSearch(const CorpusModule &C, StringRef Method, const Eval
   if (!S)
     return S.takeError();
   R.Seconds = since(Start);
+  R.Rejected = S->Rejected, R.Rejection = S->FirstRejection;
   return measureSequence(Env, C, S->Best, R);
 }
 

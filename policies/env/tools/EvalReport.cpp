@@ -18,7 +18,8 @@ json::Value toJSON(const EvalRow &R) {
                       {"seconds", R.Seconds},       {"clang_seconds", R.ClangSeconds},
                       {"failed", R.Failed},         {"error", R.Error},
                       {"sequence", R.Sequence}, {"cost", R.Cost},
-                      {"head_cost", R.HeadCost},    {"clang_cost", R.ClangCost}};
+                      {"head_cost", R.HeadCost},    {"clang_cost", R.ClangCost},
+                      {"rejected", int64_t(R.Rejected)}, {"rejection", R.Rejection}};
 }
 
 bool fromJSON(const json::Value &V, EvalRow &R) {
@@ -41,6 +42,8 @@ bool fromJSON(const json::Value &V, EvalRow &R) {
   R.Cost = O->getNumber("cost").value_or(-1);
   R.HeadCost = O->getNumber("head_cost").value_or(-1);
   R.ClangCost = O->getNumber("clang_cost").value_or(-1);
+  R.Rejected = uint64_t(O->getInteger("rejected").value_or(0));
+  R.Rejection = O->getString("rejection").value_or("").str();
   return true;
 }
 
@@ -145,6 +148,22 @@ void writeMarkdown(const std::vector<EvalRow> &Rows, const std::string &Title, r
                    S.MinIR, S.MaxIR,
                  S.Smaller, S.Larger, S.ClangSeconds > 0 ? S.Seconds / S.ClangSeconds : 0.0,
                  S.Failed);
+  // Searches contain every sequence they try; say how many were thrown out, and one of them.
+  std::map<std::string, std::pair<uint64_t, unsigned>> Rejected; // sequences, modules
+  std::string AnyRejection;
+  for (const EvalRow &R : Rows)
+    if (R.Rejected) {
+      Rejected[R.Method].first += R.Rejected;
+      ++Rejected[R.Method].second;
+      if (AnyRejection.empty())
+        AnyRejection = R.Module + " " + R.Rejection;
+    }
+  for (const auto &[Method, N] : Rejected)
+    OS << "\n" << Method << ": " << N.first << " sequence(s) in " << N.second
+       << " module(s) crashed LLVM, failed or timed out; they were rejected and the search went "
+          "on.";
+  if (!AnyRejection.empty())
+    OS << " For example " << AnyRejection << "\n";
   // How the gain is spread over translation units (never worse: -Oz where the method loses).
   for (const auto &[Method, S] : ByMethod)
     if (S.Empty) {

@@ -15,6 +15,10 @@ struct EvalRow {
   bool Failed = false;
   std::string Error;
   std::string Sequence; // the actions a search chose, space-separated
+  // Searches: sequences rejected because they crashed LLVM, failed or timed out in their
+  // contained evaluation, and the first of them (actions and what happened).
+  uint64_t Rejected = 0;
+  std::string Rejection;
   // Register allocation (method regalloc): the greedy allocator's frequency-weighted spill,
   // reload and copy cost of the method (per-function choice), of the policy's heads alone
   // (each function's cheapest head, LLVM's priorities excluded: before any fallback), and of
