@@ -19,24 +19,31 @@ CORPUS=$ROOT/train-pool
 OUT=${SMARTCC_STUDY_DIR:-$HOME/.cache/smartcc/headroom}/$TARGET
 mkdir -p "$OUT"
 
-python3 scripts/harvest-corpus.py summarize > /dev/null
-# The training modules of this target at -Oz, without gnulib or eval duplicates.
-python3 - "$TARGET" > "$OUT/train-hashes.txt" <<'PY'
-import json, sys
-target = sys.argv[1]
-for line in open("policies/corpus/modules-train.jsonl"):
-    m = json.loads(line)
-    if m.get("split") == "train" and m.get("level", "Oz") == "Oz" \
-            and m.get("target", "").startswith(target) and m.get("ir_instructions", 0) >= 50:
-        print(m["hash"])
+# The sample is drawn once and kept in $OUT/sample.txt: the corpus keeps growing, and a study
+# resumed later must go on with the same modules (every family on the same ones).
+if [ ! -s "$OUT/sample.txt" ]; then
+  python3 scripts/harvest-corpus.py summarize > /dev/null
+  # The training modules of this target at -Oz, without gnulib or eval duplicates; N of them
+  # drawn with seed 1.
+  python3 - "$TARGET" "$N" > "$OUT/sample.txt" <<'PY'
+import json, random, sys
+target, n = sys.argv[1], int(sys.argv[2])
+hashes = sorted(m["hash"] for m in map(json.loads, open("policies/corpus/modules-train.jsonl"))
+                if m.get("split") == "train" and m.get("level", "Oz") == "Oz"
+                and m.get("target", "").startswith(target) and m.get("ir_instructions", 0) >= 50)
+print("\n".join(sorted(random.Random(1).sample(hashes, min(n, len(hashes))))))
+print("%d training modules of %s available, sampled %d" % (len(hashes), target, min(n, len(hashes))),
+      file=sys.stderr)
 PY
-echo "headroom study: $(wc -l < "$OUT/train-hashes.txt") training modules of $TARGET available, sampling $N"
+fi
+N=$(wc -l < "$OUT/sample.txt")
+echo "headroom study: $N training modules of $TARGET (the sample in $OUT/sample.txt)"
 
 EVAL=${SMARTCC_EVAL:-build/bin/smartcc-eval}  # an installed copy keeps long runs safe from rebuilds
 run() { # run FAMILY TITLE ARGS...
   local family=$1 title=$2; shift 2
   echo "== ($family) $title"
-  "$EVAL" --corpus "$CORPUS" --hashes "$OUT/train-hashes.txt" --max-modules "$N" --seed 1 \
+  "$EVAL" --corpus "$CORPUS" --hashes "$OUT/sample.txt" --seed 1 \
     --jobs 2 --target "$TARGET" --objective bytes --out "$OUT/$family" --title "$title" "$@" |
     grep -E '^\[' | tail -1
 }

@@ -7,6 +7,7 @@
 #include "policies/model/ExportedModel.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -25,6 +26,12 @@ struct InlineLog {
   bool KeepRecords = false; // each decision with its features (training data), or counts only
   std::vector<InlineDecisionRecord> Records;
   unsigned Decisions = 0, Inlined = 0, DefaultInlined = 0, Changed = 0;
+  // Counterfactuals (the flip study of the inliner trainer): the policy's answer is reversed
+  // at these decisions, by their index in the order the advisor is asked (sorted). Decisions
+  // before the first flip are the unflipped compile's, so "flip decision k" names one call
+  // site; after it, indices may name other call sites than in the unflipped compile.
+  std::vector<unsigned> FlipAt;
+  bool flipsNext() const { return std::binary_search(FlipAt.begin(), FlipAt.end(), Decisions); }
   void add(llvm::ArrayRef<int64_t> Features, bool Default, bool Chosen);
 };
 

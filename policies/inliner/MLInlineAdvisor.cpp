@@ -46,6 +46,8 @@ private:
     for (size_t I = 0; I < Raw.size(); ++I)
       Raw[I] = *getTensor<int64_t>(I);
     bool Chosen = Policy.decide(Raw, NextDefault);
+    if (Log && Log->flipsNext())
+      Chosen = !Chosen;
     if (Log)
       Log->add(Raw, NextDefault, Chosen);
     Decision = Chosen;

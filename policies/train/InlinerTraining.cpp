@@ -52,18 +52,12 @@ double secondsSince(Clock::time_point T) {
   return std::chrono::duration<double>(Clock::now() - T).count();
 }
 
-
-// One module compiled with a policy.
-struct Measured {
-  uint64_t Bytes = 0;
-  InlineLog Log;
-  bool Failed = false;
-};
+} // namespace
 
 // Compiles every module with Policy, Jobs at a time; progress is printed when Label is given.
 std::vector<Measured> compileAll(const std::vector<const CorpusModule *> &Modules,
                                  std::shared_ptr<const InlinePolicy> Policy, unsigned Jobs,
-                                 bool KeepRecords, const char *Label = nullptr) {
+                                 bool KeepRecords, const char *Label) {
   std::vector<Measured> Out(Modules.size());
   std::mutex Mu;
   size_t Done = 0;
@@ -94,13 +88,6 @@ std::vector<Measured> measureHeuristic(const std::vector<CorpusModule> &Modules,
   return compileAll(Ptrs, std::make_shared<const InlinePolicy>(InlinePolicy::heuristic()), Jobs,
                     KeepRecords, "the heuristic");
 }
-
-// Geomean ratio clang/bytes over modules, and the same never worse than clang.
-struct BytesFigures {
-  double Raw = 1, NeverWorse = 1;
-  unsigned Smaller = 0, Larger = 0, Failed = 0, Decisions = 0, Changed = 0, Inlined = 0,
-           DefaultInlined = 0;
-};
 
 BytesFigures evaluatePolicy(const std::vector<InlinerModule> &Modules,
                             std::shared_ptr<const InlinePolicy> Policy, unsigned Jobs) {
@@ -179,12 +166,14 @@ Expected<std::vector<InlinerModule>> inlinerModules(const std::vector<CorpusModu
   return Out;
 }
 
+namespace {
 json::Array featureNames() {
   json::Array A;
   for (const std::string &N : inlineFeatureNames())
     A.push_back(N);
   return A;
 }
+} // namespace
 
 // Validation modules: the first Count (the list is sorted by hash: a fixed sample).
 std::vector<InlinerModule> firstN(std::vector<InlinerModule> V, unsigned Count) {
@@ -193,45 +182,38 @@ std::vector<InlinerModule> firstN(std::vector<InlinerModule> V, unsigned Count) 
   return V;
 }
 
-} // namespace
+void InlineExamples::add(ArrayRef<int64_t> Features, bool Label, float Weight) {
+  std::vector<float> T = transformInlineFeatures(Features);
+  X.insert(X.end(), T.begin(), T.end());
+  Y.push_back(Label ? 1.f : 0.f);
+  W.push_back(Weight);
+}
 
-Error trainInlinerBC(const InlinerTrainOptions &O, const std::vector<CorpusModule> &Train,
-                     const std::vector<CorpusModule> &Validation) {
+Error fitInlineClassifier(const InlinerTrainOptions &O, const std::string &Trainer,
+                          const InlineExamples &Train, const InlineExamples &Val,
+                          json::Object ExtraMetadata) {
   const std::string Ckpt = O.RunDir + "/checkpoint", Metrics = O.RunDir + "/metrics.jsonl";
   if (std::error_code EC = sys::fs::create_directories(Ckpt))
     return errorCodeToError(EC);
   torch::manual_seed(O.Seed);
   const int64_t In = int64_t(inlineFeatureCount());
-
-  // The heuristic's decisions on every training and validation module.
-  auto Collect = [&](const std::vector<CorpusModule> &Modules, std::vector<float> &X,
-                     std::vector<float> &Y) {
-    std::vector<Measured> M = measureHeuristic(Modules, O.Jobs, /*KeepRecords=*/true);
-    for (const Measured &R : M)
-      for (const InlineDecisionRecord &D : R.Log.Records) {
-        std::vector<float> T = transformInlineFeatures(D.Features);
-        X.insert(X.end(), T.begin(), T.end());
-        Y.push_back(D.Default ? 1.f : 0.f);
-      }
-  };
-  std::vector<float> XT, YT, XV, YV;
-  Collect(Train, XT, YT);
-  Collect(Validation, XV, YV);
-  if (YT.empty())
+  if (Train.Y.empty())
     return createStringError(inconvertibleErrorCode(),
                              "no call site reached the inliner in the training modules");
-  const int64_t NT = int64_t(YT.size()), NV = int64_t(YV.size());
-  torch::Tensor X = torch::from_blob(XT.data(), {NT, In}).clone();
-  torch::Tensor Y = torch::from_blob(YT.data(), {NT, 1}).clone();
+  const int64_t NT = int64_t(Train.Y.size()), NV = int64_t(Val.Y.size());
+  auto Tensor = [](const std::vector<float> &V, int64_t Rows, int64_t Cols) {
+    return torch::from_blob(const_cast<float *>(V.data()), {Rows, Cols}).clone();
+  };
+  torch::Tensor X = Tensor(Train.X, NT, In), Y = Tensor(Train.Y, NT, 1);
+  torch::Tensor W = Train.W.empty() ? torch::ones({NT, 1}) : Tensor(Train.W, NT, 1);
   torch::Tensor Mean = X.mean(0), Std = X.std(0).clamp_min(1e-3);
   X = (X - Mean) / Std;
-  torch::Tensor XVal = NV ? (torch::from_blob(XV.data(), {NV, In}).clone() - Mean) / Std
-                          : torch::zeros({0, In});
-  torch::Tensor YVal = NV ? torch::from_blob(YV.data(), {NV, 1}).clone() : torch::zeros({0, 1});
+  torch::Tensor XVal = NV ? (Tensor(Val.X, NV, In) - Mean) / Std : torch::zeros({0, In});
+  torch::Tensor YVal = NV ? Tensor(Val.Y, NV, 1) : torch::zeros({0, 1});
   double PositiveRate = Y.mean().item<double>();
-  outs() << format("behavioural cloning on %lld call sites (%.1f %% inlined by the heuristic), "
-                   "%lld for validation\n",
-                   (long long)NT, 100 * PositiveRate, (long long)NV);
+  outs() << format("%s: fitting %lld call sites (%.1f %% labelled inline), %lld for validation\n",
+                   Trainer.c_str(), (long long)NT, 100 * PositiveRate, (long long)NV);
+  const char *Agreement = Trainer == "inliner-bc" ? "with the heuristic" : "with the labels";
 
   torch::nn::Sequential Net = reluMLP(In, O.Hidden, 1);
   torch::optim::Adam Optimizer(Net->parameters(), torch::optim::AdamOptions(O.LearningRate));
@@ -240,12 +222,12 @@ Error trainInlinerBC(const InlinerTrainOptions &O, const std::vector<CorpusModul
   if (!Resumed)
     return Resumed.takeError();
   if (*Resumed) {
-    torch::load(Net, Ckpt + "/bc.pt");
-    torch::load(Optimizer, Ckpt + "/bc-optimizer.pt");
+    torch::load(Net, Ckpt + "/" + Trainer + ".pt");
+    torch::load(Optimizer, Ckpt + "/" + Trainer + "-optimizer.pt");
     outs() << "resuming at epoch " << P.Step << "\n";
   }
-  // The decisions are imbalanced (most call sites are not inlined at -Oz): weigh the
-  // positives so that the cloned policy does not learn "never".
+  // The labels are imbalanced (most call sites are not inlined at -Oz): weigh the positives
+  // so that the classifier does not learn "never".
   torch::Tensor PosWeight =
       torch::full({1}, float(std::max(1.0, (1 - PositiveRate) / std::max(PositiveRate, 1e-3))));
   auto Accuracy = [&](const torch::Tensor &Xs, const torch::Tensor &Ys) {
@@ -266,7 +248,8 @@ Error trainInlinerBC(const InlinerTrainOptions &O, const std::vector<CorpusModul
     for (int64_t B = 0; B < NT; B += Batch) {
       torch::Tensor Idx = Perm.slice(0, B, std::min(NT, B + Batch));
       torch::Tensor Loss = torch::binary_cross_entropy_with_logits(
-          Net->forward(X.index_select(0, Idx)), Y.index_select(0, Idx), {}, PosWeight);
+          Net->forward(X.index_select(0, Idx)), Y.index_select(0, Idx), W.index_select(0, Idx),
+          PosWeight);
       Optimizer.zero_grad();
       Loss.backward();
       Optimizer.step();
@@ -276,12 +259,12 @@ Error trainInlinerBC(const InlinerTrainOptions &O, const std::vector<CorpusModul
     ++P.Step;
     double TrainAcc = Accuracy(X, Y), ValAcc = Accuracy(XVal, YVal);
     double Eta = secondsSince(Start) / double(P.Step - First) * double(O.Epochs - P.Step);
-    outs() << format("epoch %3llu/%u  loss %.4f  agreement with the heuristic: train %.4f, "
-                     "validation %.4f  ETA %.0f s\n",
-                     (unsigned long long)P.Step, O.Epochs, LossSum / double(Batches), TrainAcc,
-                     ValAcc, Eta);
+    outs() << format("epoch %3llu/%u  loss %.4f  agreement %s: train %.4f, validation %.4f  "
+                     "ETA %.0f s\n",
+                     (unsigned long long)P.Step, O.Epochs, LossSum / double(Batches), Agreement,
+                     TrainAcc, ValAcc, Eta);
     outs().flush();
-    appendMetrics(Metrics, json::Object{{"trainer", "inliner-bc"},
+    appendMetrics(Metrics, json::Object{{"trainer", Trainer},
                                         {"step", int64_t(P.Step)},
                                         {"loss", LossSum / double(Batches)},
                                         {"train_agreement", TrainAcc},
@@ -291,7 +274,7 @@ Error trainInlinerBC(const InlinerTrainOptions &O, const std::vector<CorpusModul
       BestVal = ValAcc;
       std::vector<float> M(Mean.data_ptr<float>(), Mean.data_ptr<float>() + In),
           S(Std.data_ptr<float>(), Std.data_ptr<float>() + In);
-      json::Object Meta{{"trainer", "inliner-bc"},
+      json::Object Meta{{"trainer", Trainer},
                         {"kind", "inliner"},
                         {"features", featureNames()},
                         {"feature_transform", "sign(x)*log(1+|x|)"},
@@ -303,6 +286,8 @@ Error trainInlinerBC(const InlinerTrainOptions &O, const std::vector<CorpusModul
                         {"validation_call_sites", NV},
                         {"validation_agreement", ValAcc},
                         {"train_agreement", TrainAcc}};
+      for (auto &KV : ExtraMetadata)
+        Meta[KV.first] = KV.second;
       Expected<std::string> Model = exportSequential(Net, size_t(In), std::move(Meta), M, S);
       if (!Model)
         return Model.takeError();
@@ -311,12 +296,26 @@ Error trainInlinerBC(const InlinerTrainOptions &O, const std::vector<CorpusModul
       if (Error E = saveBestScore(Ckpt, BestVal, int64_t(P.Step)))
         return E;
     }
-    torch::save(Net, Ckpt + "/bc.pt");
-    torch::save(Optimizer, Ckpt + "/bc-optimizer.pt");
+    torch::save(Net, Ckpt + "/" + Trainer + ".pt");
+    torch::save(Optimizer, Ckpt + "/" + Trainer + "-optimizer.pt");
     if (Error E = saveProgress(Ckpt, P))
       return E;
   }
   return Error::success();
+}
+
+Error trainInlinerBC(const InlinerTrainOptions &O, const std::vector<CorpusModule> &Train,
+                     const std::vector<CorpusModule> &Validation) {
+  // The heuristic's decisions on every training and validation module.
+  auto Collect = [&](const std::vector<CorpusModule> &Modules) {
+    InlineExamples E;
+    std::vector<Measured> M = measureHeuristic(Modules, O.Jobs, /*KeepRecords=*/true);
+    for (const Measured &R : M)
+      for (const InlineDecisionRecord &D : R.Log.Records)
+        E.add(D.Features, D.Default);
+    return E;
+  };
+  return fitInlineClassifier(O, "inliner-bc", Collect(Train), Collect(Validation), {});
 }
 
 Error trainInlinerES(const InlinerTrainOptions &O, const std::vector<CorpusModule> &Train,

@@ -18,6 +18,7 @@
 #include "policies/inliner/InlinePolicy.h"
 #include "policies/train/EvolutionStrategies.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
 #include <memory>
 #include <string>
 #include <vector>
@@ -45,6 +46,9 @@ struct InlinerTrainOptions {
     return E;
   }();
   unsigned ValidationModules = 40;
+  // The flip study (--trainer inliner-flips).
+  unsigned FlipModules = 200;      // training modules whose call sites are flipped one by one
+  unsigned MaxFlipsPerModule = 96; // the first decisions of a module (compile time bound)
 };
 
 // Modules of which the measurements mean something for the inliner: at least one call site
@@ -61,9 +65,60 @@ llvm::Expected<uint64_t> compileWithInliner(const CorpusModule &M,
                                             std::shared_ptr<const InlinePolicy> Policy,
                                             InlineLog *Log = nullptr);
 
+// Shared by the inliner trainers ----------------------------------------------------------
+
+// One module compiled with a policy.
+struct Measured {
+  uint64_t Bytes = 0;
+  InlineLog Log;
+  bool Failed = false;
+};
+
+// Compiles every module with Policy, Jobs at a time; progress is printed when Label is given.
+std::vector<Measured> compileAll(const std::vector<const CorpusModule *> &Modules,
+                                 std::shared_ptr<const InlinePolicy> Policy, unsigned Jobs,
+                                 bool KeepRecords, const char *Label = nullptr);
+
+// Geomean ratio clang/bytes over modules, and the same never worse than clang.
+struct BytesFigures {
+  double Raw = 1, NeverWorse = 1;
+  unsigned Smaller = 0, Larger = 0, Failed = 0, Decisions = 0, Changed = 0, Inlined = 0,
+           DefaultInlined = 0;
+};
+BytesFigures evaluatePolicy(const std::vector<InlinerModule> &Modules,
+                            std::shared_ptr<const InlinePolicy> Policy, unsigned Jobs);
+llvm::json::Object figuresJSON(const BytesFigures &F);
+
+// The modules the inliner can matter for (a call site reaches the policy), with clang's bytes,
+// cached in Path (one JSON line per module) so that a resumed run does not measure them again.
+llvm::Expected<std::vector<InlinerModule>>
+inlinerModules(const std::vector<CorpusModule> &Modules, unsigned Jobs, const std::string &Path);
+// The first Count (lists are sorted by hash: a fixed sample).
+std::vector<InlinerModule> firstN(std::vector<InlinerModule> V, unsigned Count);
+
+// Labelled call sites: transformed features, label (1 = inline) and a weight each.
+struct InlineExamples {
+  std::vector<float> X, Y, W;
+  void add(llvm::ArrayRef<int64_t> Features, bool Label, float Weight = 1.f);
+};
+
+// Fits the 2-hidden-layer classifier on Train (weighted BCE, positives weighed up to balance),
+// keeping the epoch best on Val's labels as RUN/model.smm (kind "inliner", metadata Trainer
+// and ExtraMetadata). Checkpoints in RUN/checkpoint and resumes.
+llvm::Error fitInlineClassifier(const InlinerTrainOptions &O, const std::string &Trainer,
+                                const InlineExamples &Train, const InlineExamples &Val,
+                                llvm::json::Object ExtraMetadata);
+
+// The trainers ---------------------------------------------------------------------------
+
 llvm::Error trainInlinerBC(const InlinerTrainOptions &O, const std::vector<CorpusModule> &Train,
                            const std::vector<CorpusModule> &Validation);
 llvm::Error trainInlinerES(const InlinerTrainOptions &O, const std::vector<CorpusModule> &Train,
                            const std::vector<CorpusModule> &Validation);
+// InlinerFlips.cpp: counterfactual labels (each call site's decision flipped alone, measured in
+// real bytes), the headroom they show, and a classifier fitted on them.
+llvm::Error trainInlinerFlips(const InlinerTrainOptions &O,
+                              const std::vector<CorpusModule> &Train,
+                              const std::vector<CorpusModule> &Validation);
 
 } // namespace smartcc

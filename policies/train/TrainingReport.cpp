@@ -192,9 +192,10 @@ Error writeTrainingReport(const std::string &RunDir) {
          1);
     plot(OS, "Functions allocated by a head, per module", Curves["changed_per_module"], 1);
     plot(OS, "Gradient estimate norm", Curves["grad_norm"], 1);
-  } else if (Trainer == "inliner-bc") {
+  } else if (Trainer == "inliner-bc" || Trainer == "inliner-flips") {
     plot(OS, "Loss (weighted binary cross-entropy)", Curves["loss"], 1);
-    plot(OS, "Agreement with the heuristic",
+    plot(OS, Trainer == "inliner-bc" ? "Agreement with the heuristic"
+                                     : "Agreement with the flip labels",
          std::vector<Curve>{{"train", Curves["train_agreement"]},
                             {"validation", Curves["validation_agreement"]}},
          1);

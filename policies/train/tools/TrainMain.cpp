@@ -6,7 +6,7 @@
 //                 [--reward ir|bytes] [--seed 1] ...
 //   smartcc-train --trainer value --table CORESET_DIR --validation-table VAL_DIR --run DIR
 //                 [--epochs 200] [--target x86_64]   (the sequence-value agent, SequenceValue.h)
-//   smartcc-train --trainer inliner-bc|inliner-es --corpus DIR --hashes TRAIN.txt
+//   smartcc-train --trainer inliner-bc|inliner-es|inliner-flips --corpus DIR --hashes TRAIN.txt
 //                 --validation-hashes VAL.txt --run DIR [--target x86_64] [--init BC.smm]
 //                 (the ML inliner, InlinerTraining.h)
 //   smartcc-train --inspect MODEL.smm
@@ -131,7 +131,14 @@ static cl::opt<unsigned> MaxModules("max-modules", cl::init(0),
                                     cl::desc("use at most this many training modules (0: all)"));
 static cl::opt<unsigned> ValidationModules("validation-modules",
                                            cl::init(InlinerDefaults.ValidationModules),
-                                           cl::desc("inliner-es: validation modules measured"));
+                                           cl::desc("inliner-es, inliner-flips: validation "
+                                                    "modules measured"));
+static cl::opt<unsigned> FlipModules("flip-modules", cl::init(InlinerDefaults.FlipModules),
+                                     cl::desc("inliner-flips: training modules whose decisions "
+                                              "are reversed one at a time"));
+static cl::opt<unsigned> MaxFlips("max-flips", cl::init(InlinerDefaults.MaxFlipsPerModule),
+                                  cl::desc("inliner-flips: the first decisions of each module "
+                                           "that are reversed"));
 
 static const RegAllocTrainOptions RegAllocDefaults;
 static cl::opt<unsigned> Heads("heads", cl::init(RegAllocDefaults.Heads),
@@ -285,9 +292,14 @@ int trainInliner(int Argc, const char **Argv) {
   O.InitModel = InitModel;
   O.ES = esOptions(O.ES);
   O.ValidationModules = ValidationModules;
+  O.FlipModules = FlipModules;
+  O.MaxFlipsPerModule = MaxFlips;
   return trainOnSplits(Argc, Argv, [&](const Splits &S) {
-    return Trainer == "inliner-bc" ? trainInlinerBC(O, S.Train, S.Validation)
-                                   : trainInlinerES(O, S.Train, S.Validation);
+    if (Trainer == "inliner-bc")
+      return trainInlinerBC(O, S.Train, S.Validation);
+    if (Trainer == "inliner-flips")
+      return trainInlinerFlips(O, S.Train, S.Validation);
+    return trainInlinerES(O, S.Train, S.Validation);
   });
 }
 
@@ -354,7 +366,7 @@ int main(int Argc, const char **Argv) {
   }
   if (Trainer == "value")
     return trainValue(Argc, Argv);
-  if (Trainer == "inliner-bc" || Trainer == "inliner-es")
+  if (Trainer == "inliner-bc" || Trainer == "inliner-es" || Trainer == "inliner-flips")
     return trainInliner(Argc, Argv);
   if (Trainer == "regalloc-es")
     return trainRegAlloc(Argc, Argv);
@@ -364,7 +376,7 @@ int main(int Argc, const char **Argv) {
     return fail("--corpus, --hashes and --run are required (see --help)");
   if (Trainer != "dqn" && Trainer != "ppo" && Trainer != "dreamer")
     return fail("unknown trainer '" + Trainer +
-                "' (available: dqn, ppo, dreamer, value, inliner-bc, inliner-es, regalloc-es)");
+                "' (available: dqn, ppo, dreamer, value, inliner-bc, inliner-es, inliner-flips, regalloc-es)");
   Expected<Splits> S = readSplits();
   if (!S)
     return fail(toString(S.takeError()));
