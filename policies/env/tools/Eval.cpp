@@ -188,7 +188,8 @@ Expected<EvalRow> evalPerFunction(const CorpusModule &C, StringRef Names, const 
   return R;
 }
 
-// Best-of-K over a mined core set (smartcc-coreset's coreset.json), e.g. "coreset:cs.json:10".
+// Best-of-K over a mined core set, e.g. "coreset:cs.json:10": smartcc-coreset's coreset.json,
+// or a sequence-value model (.smm), whose metadata carries the core set it was trained on.
 Expected<EvalRow> evalCoreset(const CorpusModule &C, StringRef Arg, const EvalRow &Base) {
   EvalRow R = Base;
   auto [File, KText] = Arg.rsplit(':');
@@ -197,14 +198,28 @@ Expected<EvalRow> evalCoreset(const CorpusModule &C, StringRef Arg, const EvalRo
     File = Arg;
     K = ~0u;
   }
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(File);
-  if (!Buf)
-    return createStringError(Buf.getError(), "%s: %s", File.str().c_str(),
-                             Buf.getError().message().c_str());
-  Expected<json::Value> J = json::parse((*Buf)->getBuffer());
-  if (!J)
-    return J.takeError();
-  const json::Object *O = J->getAsObject();
+  json::Object Set;
+  if (File.ends_with(".smm")) {
+    Expected<ExportedModel> M = ExportedModel::load(File.str());
+    if (!M)
+      return M.takeError();
+    Set = M->metadata();
+  } else {
+    ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(File);
+    if (!Buf)
+      return createStringError(Buf.getError(), "%s: %s", File.str().c_str(),
+                               Buf.getError().message().c_str());
+    Expected<json::Value> J = json::parse((*Buf)->getBuffer());
+    if (!J)
+      return createStringError(inconvertibleErrorCode(), "%s: %s", File.str().c_str(),
+                               toString(J.takeError()).c_str());
+    if (json::Object *O = J->getAsObject())
+      Set = std::move(*O);
+  }
+  const json::Object *O = &Set;
+  if (!O->getArray("sequences"))
+    return createStringError(inconvertibleErrorCode(), "%s: no \"sequences\" (a core set)",
+                             File.str().c_str());
   Expected<ActionSpace> Space = loadActionSpaces(O->getString("space").value_or("").str());
   if (!Space)
     return Space.takeError();
