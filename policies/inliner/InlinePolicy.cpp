@@ -31,7 +31,11 @@ Expected<InlinePolicy> InlinePolicy::fromModel(ExportedModel Model, StringRef So
                 "has " + Twine(inlineFeatureCount()));
   if (Model.outputSize() != 1)
     return Fail("an inliner model has one output (a logit), not " + Twine(Model.outputSize()));
+  std::string Decides = Model.metadata().getString("decides").value_or("inline").str();
+  if (Decides != "inline" && Decides != "flip")
+    return Fail("\"decides\" must be \"inline\" or \"flip\", not '" + Decides + "'");
   InlinePolicy P;
+  P.Flips = Decides == "flip";
   P.Model = std::move(Model);
   P.Source = Source.str();
   return P;

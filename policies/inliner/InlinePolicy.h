@@ -1,6 +1,7 @@
 // An inlining policy as the compiler evaluates it (no LibTorch): for each call site LLVM's
-// inliner considers, yes or no. Either a trained model (smartcc-train --trainer inliner-bc or
-// inliner-es; kind "inliner" in the exported model's metadata: one logit, inline when > 0) or
+// inliner considers, yes or no. Either a trained model (smartcc-train --trainer inliner-bc,
+// inliner-es or inliner-flips; kind "inliner" in the exported model's metadata: one logit,
+// inline when > 0, or with "decides": "flip", reverse LLVM's answer when > 0) or
 // LLVM's own heuristic replayed through the same advisor, which is how behavioural-cloning data
 // is collected and how tests check the plumbing.
 #pragma once
@@ -46,15 +47,21 @@ public:
   static std::optional<llvm::Expected<InlinePolicy>> builtinFor(llvm::StringRef Triple);
 
   bool isHeuristic() const { return !Model; }
-  // The model's logit (> 0: inline); the heuristic's decision as +-1.
+  // Whether decide() needs LLVM's own answer (a second InlineCost analysis per call site): for
+  // the heuristic itself, and for a model that corrects it (metadata "decides": "flip").
+  bool needsHeuristic() const { return !Model || Flips; }
+  // The model's logit: inline when > 0, or (a correcting model) reverse the heuristic's answer
+  // when > 0. The heuristic's decision as +-1.
   float logit(llvm::ArrayRef<int64_t> Features, bool Default) const;
   bool decide(llvm::ArrayRef<int64_t> Features, bool Default) const {
-    return logit(Features, Default) > 0;
+    bool Positive = logit(Features, Default) > 0;
+    return Flips ? Default != Positive : Positive;
   }
   const std::string &source() const { return Source; }
 
 private:
   std::optional<ExportedModel> Model;
+  bool Flips = false; // the model says where to reverse LLVM's answer, not what to do
   std::string Source = "<llvm heuristic>";
 };
 

@@ -69,7 +69,7 @@ public:
               return std::make_unique<PolicyModelRunner>(M.getContext(), Specs, Policy, Log);
             },
             GetDefault),
-        NeedDefault(Policy.isHeuristic() || Log) {}
+        NeedDefault(Policy.needsHeuristic() || Log) {}
 
 protected:
   std::unique_ptr<MLInlineAdvice> getAdviceFromModel(CallBase &CB,

@@ -10,12 +10,13 @@
 //   - the headroom: the best single flip per module, and all helpful flips together;
 //   - labels: inline = the heuristic's answer, reversed where reversing it made the object
 //     smaller; weighted by how many bytes were at stake either way;
-//   - a classifier fitted on them (fitInlineClassifier), judged by real bytes on validation
-//     modules it never saw.
+//   - classifiers fitted on them (fitInlineClassifier; two forms, see examples()), judged by
+//     real bytes on validation modules they never saw.
 // Resumable: each module's flips are one line of RUN/checkpoint/flips.jsonl.
 #include "policies/train/InlinerTraining.h"
 #include "policies/train/EvolutionStrategies.h"
 #include "policies/train/TrainingCommon.h"
+#include "policies/train/TrainingReport.h"
 #include "runtime/JSONLines.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -242,16 +243,21 @@ json::Object headroom(const std::vector<FlippedModule> &Flipped,
                       {"helpful_not_to_inline", int64_t(HelpfulNoInline)}};
 }
 
-// Labels: the heuristic's answer, reversed where reversing it alone made the object smaller.
-// Weight: 1 + 100 x |log(clang bytes / flipped bytes)|, the bytes at stake at that call site.
-InlineExamples examples(const std::vector<FlippedModule> &Flipped) {
+// Two ways to learn from the flips, each example weighted 1 + 100 x |log(clang bytes /
+// flipped bytes)|, the bytes at stake at that call site:
+//   decide  label = the heuristic's answer, reversed where reversing it alone made the object
+//           smaller; the model decides every call site (classes balanced, as in cloning);
+//   flip    label = reversing helped; the model only says where to overrule the heuristic
+//           ("decides": "flip"), unbalanced: a wrong reversal costs bytes, a missed one nothing.
+InlineExamples examples(const std::vector<FlippedModule> &Flipped, bool FlipLabels) {
   InlineExamples E;
   for (const FlippedModule &M : Flipped)
     for (const FlippedSite &S : M.Sites) {
       double Stake = S.FlippedBytes
                          ? std::abs(std::log(double(M.ClangBytes) / double(S.FlippedBytes)))
                          : 0.0;
-      E.add(S.Features, S.Default != M.helps(S), float(1.0 + 100.0 * Stake));
+      bool Label = FlipLabels ? M.helps(S) : S.Default != M.helps(S);
+      E.add(S.Features, Label, float(1.0 + 100.0 * Stake));
     }
   return E;
 }
@@ -287,24 +293,49 @@ Error trainInlinerFlips(const InlinerTrainOptions &O, const std::vector<CorpusMo
   json::Object Summary{{"train", headroom(*TF, TrainM, O, "train")},
                        {"validation", headroom(*VF, ValM, O, "validation")}};
 
-  if (Error E = fitInlineClassifier(O, "inliner-flips", examples(*TF), examples(*VF),
-                                    json::Object{{"flip_modules", int64_t(TF->size())}}))
-    return E;
-
-  // The fitted policy, judged as the compiler would use it: real bytes, every decision its own.
-  Expected<InlinePolicy> Fitted = InlinePolicy::load(O.RunDir + "/model.smm");
-  if (!Fitted)
-    return Fitted.takeError();
-  auto Policy = std::make_shared<const InlinePolicy>(std::move(*Fitted));
-  for (auto [Name, Modules] : {std::pair<const char *, const std::vector<InlinerModule> *>{
-                                  "train", &TrainM},
-                              {"validation", &ValM}}) {
-    BytesFigures F = evaluatePolicy(*Modules, Policy, O.Jobs);
-    outs() << format("fitted policy on %s modules: geomean %.4f (never worse %.4f), %u smaller / "
-                     "%u larger, %u of %u decisions differ from the heuristic\n",
-                     Name, F.Raw, F.NeverWorse, F.Smaller, F.Larger, F.Changed, F.Decisions);
-    Summary[std::string("policy_") + Name] = figuresJSON(F);
+  // Both forms, each in its own run directory; the one better on validation before fallback
+  // (the inliner's target) becomes RUN/model.smm.
+  double BestValidation = 0;
+  for (bool FlipLabels : {false, true}) {
+    InlinerTrainOptions Form = O;
+    const char *Name = FlipLabels ? "flip" : "decide";
+    Form.RunDir = O.RunDir + "/" + Name;
+    json::Object Meta{{"flip_modules", int64_t(TF->size())}, {"decides", FlipLabels ? "flip" : "inline"}};
+    if (Error E = fitInlineClassifier(Form, "inliner-flips", examples(*TF, FlipLabels),
+                                      examples(*VF, FlipLabels), std::move(Meta),
+                                      /*Balance=*/!FlipLabels))
+      return E;
+    if (Error E = writeTrainingReport(Form.RunDir))
+      return E;
+    // The fitted policy, judged as the compiler would use it: real bytes.
+    Expected<InlinePolicy> Fitted = InlinePolicy::load(Form.RunDir + "/model.smm");
+    if (!Fitted)
+      return Fitted.takeError();
+    auto Policy = std::make_shared<const InlinePolicy>(std::move(*Fitted));
+    json::Object Figures;
+    double Validation = 0;
+    for (auto [Set, Modules] : {std::pair<const char *, const std::vector<InlinerModule> *>{
+                                    "train", &TrainM},
+                                {"validation", &ValM}}) {
+      BytesFigures F = evaluatePolicy(*Modules, Policy, O.Jobs);
+      outs() << format("%s policy on %s modules: geomean %.4f (never worse %.4f), %u smaller / "
+                       "%u larger, %u of %u decisions differ from the heuristic\n",
+                       Name, Set, F.Raw, F.NeverWorse, F.Smaller, F.Larger, F.Changed,
+                       F.Decisions);
+      Figures[Set] = figuresJSON(F);
+      Validation = F.Raw;
+    }
+    Summary[std::string("policy_") + Name] = std::move(Figures);
+    if (Validation > BestValidation) {
+      BestValidation = Validation;
+      if (std::error_code EC =
+              sys::fs::copy_file(Form.RunDir + "/model.smm", O.RunDir + "/model.smm"))
+        return errorCodeToError(EC);
+      Summary["shipped_form"] = Name;
+    }
   }
+  appendMetrics(O.RunDir + "/metrics.jsonl",
+                json::Object{{"trainer", "inliner-flips"}, {"step", 0}, {"summary", json::Object(Summary)}});
   std::string Text;
   raw_string_ostream(Text) << json::Value(std::move(Summary)) << "\n";
   return writeFileAtomically(O.RunDir + "/flips-summary.json", Text);

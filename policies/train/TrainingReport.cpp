@@ -192,6 +192,11 @@ Error writeTrainingReport(const std::string &RunDir) {
          1);
     plot(OS, "Functions allocated by a head, per module", Curves["changed_per_module"], 1);
     plot(OS, "Gradient estimate norm", Curves["grad_norm"], 1);
+  } else if (Trainer == "inliner-flips" && !Curves.count("loss")) {
+    // The flip study's run: its two fitted forms have their own runs and reports.
+    OS << "<p>Fitted on the flip labels: <a href=\"decide/report.html\">decide</a> (the model "
+          "decides every call site), <a href=\"flip/report.html\">flip</a> (the model says "
+          "where to reverse LLVM's answer). Figures: flips-summary.json.</p>";
   } else if (Trainer == "inliner-bc" || Trainer == "inliner-flips") {
     plot(OS, "Loss (weighted binary cross-entropy)", Curves["loss"], 1);
     plot(OS, Trainer == "inliner-bc" ? "Agreement with the heuristic"

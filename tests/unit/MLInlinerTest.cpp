@@ -49,11 +49,13 @@ Compiled compile(const CandidateSpec &Spec, const Benchmark *B = nullptr) {
 }
 
 // A one-layer model whose logit is Bias whatever the features.
-ExportedModel constantModel(float Bias, StringRef Kind = "inliner") {
+ExportedModel constantModel(float Bias, StringRef Kind = "inliner", StringRef Decides = "") {
   size_t N = inlineFeatureCount();
   json::Array Layers{json::Object{{"kind", "linear"}, {"in", int64_t(N)}, {"out", 1},
                                   {"offset", 0}}};
   json::Object Meta{{"kind", Kind}, {"input_size", int64_t(N)}, {"layers", std::move(Layers)}};
+  if (!Decides.empty())
+    Meta["decides"] = Decides;
   std::vector<float> W(N + 1, 0.f);
   W[N] = Bias;
   Expected<ExportedModel> M = ExportedModel::parse(ExportedModel::serialize(Meta, W), "test");
@@ -140,6 +142,53 @@ TEST_F(MLInlinerTest, ModelsAreCheckedOnLoad) {
                                                          "m.smm");
   ASSERT_FALSE(bool(Wrong));
   EXPECT_NE(toString(Wrong.takeError()).find("m.smm: not an inliner model"), std::string::npos);
+}
+
+// A correcting model ("decides": "flip") reverses the heuristic where its logit is positive:
+// always positive = the opposite of every heuristic decision, never = exactly clang's object.
+TEST_F(MLInlinerTest, FlipModelsCorrectTheHeuristic) {
+  Expected<InlinePolicy> Keep = InlinePolicy::fromModel(constantModel(-1.f, "inliner", "flip"),
+                                                        "keep");
+  Expected<InlinePolicy> Reverse =
+      InlinePolicy::fromModel(constantModel(1.f, "inliner", "flip"), "reverse");
+  ASSERT_TRUE(Keep && Reverse);
+  EXPECT_TRUE(Keep->needsHeuristic());
+  std::vector<int64_t> Zeros(inlineFeatureCount(), 0);
+  EXPECT_TRUE(Keep->decide(Zeros, true));
+  EXPECT_FALSE(Keep->decide(Zeros, false));
+  EXPECT_TRUE(Reverse->decide(Zeros, false));
+  EXPECT_FALSE(Reverse->decide(Zeros, true));
+  Compiled K = compile(withPolicy(std::move(*Keep)));
+  EXPECT_EQ(K.Log.Changed, 0u);
+  EXPECT_EQ(K.Bytes, ClangBytes);
+  // Reversing the first decision changes what follows, so only the first is sure to differ.
+  Compiled R = compile(withPolicy(std::move(*Reverse)));
+  EXPECT_GT(R.Log.Changed, 0u);
+  EXPECT_NE(R.Bytes, ClangBytes);
+  Expected<InlinePolicy> Bad = InlinePolicy::fromModel(constantModel(1.f, "inliner", "maybe"),
+                                                       "bad.smm");
+  ASSERT_FALSE(bool(Bad));
+  EXPECT_NE(toString(Bad.takeError()).find("bad.smm: \"decides\" must be"), std::string::npos);
+}
+
+// Flipping one decision by its index (the flip study) changes that decision and the object;
+// flipping none is the heuristic.
+TEST_F(MLInlinerTest, FlipAtReversesOneDecision) {
+  Compiled H = compile(withPolicy(InlinePolicy::heuristic()));
+  ASSERT_GT(H.Log.Decisions, 1u);
+  InlineLog Flip;
+  Flip.FlipAt = {0};
+  Flip.KeepRecords = true;
+  Expected<std::unique_ptr<CodegenContext>> CG = CodegenContext::fromCC1Args(Interp->CC1Args);
+  ASSERT_TRUE(bool(CG));
+  LLVMContext Ctx;
+  Expected<std::unique_ptr<Module>> M = loadBitcodeFile(Interp->BitcodePath, Ctx);
+  ASSERT_TRUE(bool(M));
+  Error E = (*CG)->optimize(**M, withPolicy(InlinePolicy::heuristic()), &Flip);
+  ASSERT_FALSE(bool(E)) << toString(std::move(E));
+  ASSERT_FALSE(Flip.Records.empty());
+  EXPECT_NE(Flip.Records[0].Chosen, Flip.Records[0].Default);
+  EXPECT_GE(Flip.Changed, 1u);
 }
 
 } // namespace
