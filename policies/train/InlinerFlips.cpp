@@ -290,8 +290,34 @@ Error trainInlinerFlips(const InlinerTrainOptions &O, const std::vector<CorpusMo
       flipAll(ValM, O, Ckpt + "/flips-validation.jsonl", "validation");
   if (!VF)
     return VF.takeError();
-  json::Object Summary{{"train", headroom(*TF, TrainM, O, "train")},
-                       {"validation", headroom(*VF, ValM, O, "validation")}};
+  // The headroom costs a compile per helpful flip: kept in the checkpoint for a rerun.
+  auto Headroom = [&](const std::vector<FlippedModule> &F, const std::vector<InlinerModule> &M,
+                      const char *Label) -> Expected<json::Value> {
+    std::string Path = Ckpt + "/headroom-" + Label + ".json";
+    if (ErrorOr<std::unique_ptr<MemoryBuffer>> B = MemoryBuffer::getFile(Path)) {
+      Expected<json::Value> V = json::parse((*B)->getBuffer());
+      if (!V)
+        consumeError(V.takeError()); // measured again below
+      else if (const json::Object *Obj = V->getAsObject();
+               Obj && Obj->getInteger("modules") == int64_t(F.size())) {
+        outs() << Label << " headroom (measured before): " << *V << "\n";
+        return std::move(*V);
+      }
+    }
+    json::Value V = headroom(F, M, O, Label);
+    std::string Text;
+    raw_string_ostream(Text) << V << "\n";
+    if (Error E = writeFileAtomically(Path, Text))
+      return std::move(E);
+    return V;
+  };
+  Expected<json::Value> HT = Headroom(*TF, TrainM, "train");
+  if (!HT)
+    return HT.takeError();
+  Expected<json::Value> HV = Headroom(*VF, ValM, "validation");
+  if (!HV)
+    return HV.takeError();
+  json::Object Summary{{"train", std::move(*HT)}, {"validation", std::move(*HV)}};
 
   // Both forms, each in its own run directory; the one better on validation before fallback
   // (the inliner's target) becomes RUN/model.smm.
