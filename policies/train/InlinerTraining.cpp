@@ -191,7 +191,7 @@ void InlineExamples::add(ArrayRef<int64_t> Features, bool Label, float Weight) {
 
 Error fitInlineClassifier(const InlinerTrainOptions &O, const std::string &Trainer,
                           const InlineExamples &Train, const InlineExamples &Val,
-                          json::Object ExtraMetadata, bool Balance) {
+                          json::Object ExtraMetadata, const std::string &ModelFile) {
   const std::string Ckpt = O.RunDir + "/checkpoint", Metrics = O.RunDir + "/metrics.jsonl";
   if (std::error_code EC = sys::fs::create_directories(Ckpt))
     return errorCodeToError(EC);
@@ -228,8 +228,8 @@ Error fitInlineClassifier(const InlinerTrainOptions &O, const std::string &Train
   }
   // The labels are imbalanced (most call sites are not inlined at -Oz): weigh the positives
   // so that the classifier does not learn "never".
-  torch::Tensor PosWeight = torch::full(
-      {1}, Balance ? float(std::max(1.0, (1 - PositiveRate) / std::max(PositiveRate, 1e-3))) : 1.f);
+  torch::Tensor PosWeight =
+      torch::full({1}, float(std::max(1.0, (1 - PositiveRate) / std::max(PositiveRate, 1e-3))));
   auto Accuracy = [&](const torch::Tensor &Xs, const torch::Tensor &Ys) {
     torch::NoGradGuard NoGrad;
     if (Xs.size(0) == 0)
@@ -291,7 +291,7 @@ Error fitInlineClassifier(const InlinerTrainOptions &O, const std::string &Train
       Expected<std::string> Model = exportSequential(Net, size_t(In), std::move(Meta), M, S);
       if (!Model)
         return Model.takeError();
-      if (Error E = writeFileAtomically(O.RunDir + "/model.smm", *Model))
+      if (Error E = writeFileAtomically(O.RunDir + "/" + ModelFile, *Model))
         return E;
       if (Error E = saveBestScore(Ckpt, BestVal, int64_t(P.Step)))
         return E;

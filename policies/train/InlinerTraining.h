@@ -102,12 +102,13 @@ struct InlineExamples {
   void add(llvm::ArrayRef<int64_t> Features, bool Label, float Weight = 1.f);
 };
 
-// Fits the 2-hidden-layer classifier on Train (weighted BCE; with Balance, positives weighed
-// up to the negatives' total), keeping the epoch best on Val's labels as RUN/model.smm (kind
-// "inliner", metadata Trainer and ExtraMetadata). Checkpoints in RUN/checkpoint and resumes.
+// Fits the 2-hidden-layer classifier on Train (weighted BCE, positives weighed up to the
+// negatives' total), keeping the epoch best on Val's labels as RUN/ModelFile (kind "inliner",
+// metadata Trainer and ExtraMetadata). Checkpoints in RUN/checkpoint and resumes.
 llvm::Error fitInlineClassifier(const InlinerTrainOptions &O, const std::string &Trainer,
                                 const InlineExamples &Train, const InlineExamples &Val,
-                                llvm::json::Object ExtraMetadata, bool Balance = true);
+                                llvm::json::Object ExtraMetadata,
+                                const std::string &ModelFile = "model.smm");
 
 // The trainers ---------------------------------------------------------------------------
 
