@@ -236,6 +236,24 @@ Error fitInlineClassifier(const InlinerTrainOptions &O, const std::string &Train
       return 1.0;
     return ((Net->forward(Xs) > 0).to(torch::kFloat) == Ys).to(torch::kFloat).mean().item<double>();
   };
+  // The kept epoch is chosen by balanced accuracy (the mean of both classes' recall): with
+  // rare positives, plain agreement prefers the epoch that never says yes.
+  auto Balanced = [&](const torch::Tensor &Xs, const torch::Tensor &Ys) {
+    torch::NoGradGuard NoGrad;
+    if (Xs.size(0) == 0)
+      return 1.0;
+    torch::Tensor Pred = (Net->forward(Xs) > 0).to(torch::kFloat);
+    double Sum = 0;
+    int Classes = 0;
+    for (float C : {0.f, 1.f}) {
+      torch::Tensor Mask = Ys == C;
+      if (Mask.sum().item<int64_t>() == 0)
+        continue;
+      Sum += (Pred.masked_select(Mask) == C).to(torch::kFloat).mean().item<double>();
+      ++Classes;
+    }
+    return Classes ? Sum / Classes : 1.0;
+  };
   Clock::time_point Start = Clock::now();
   const uint64_t First = P.Step;
   const int64_t Batch = 256;
@@ -257,7 +275,8 @@ Error fitInlineClassifier(const InlinerTrainOptions &O, const std::string &Train
       ++Batches;
     }
     ++P.Step;
-    double TrainAcc = Accuracy(X, Y), ValAcc = Accuracy(XVal, YVal);
+    double TrainAcc = Accuracy(X, Y), ValAcc = Accuracy(XVal, YVal),
+           ValBalanced = Balanced(XVal, YVal);
     double Eta = secondsSince(Start) / double(P.Step - First) * double(O.Epochs - P.Step);
     outs() << format("epoch %3llu/%u  loss %.4f  agreement %s: train %.4f, validation %.4f  "
                      "ETA %.0f s\n",
@@ -268,10 +287,12 @@ Error fitInlineClassifier(const InlinerTrainOptions &O, const std::string &Train
                                         {"step", int64_t(P.Step)},
                                         {"loss", LossSum / double(Batches)},
                                         {"train_agreement", TrainAcc},
-                                        {"validation_agreement", ValAcc}});
+                                        {"validation_agreement", ValAcc},
+                        {"validation_balanced_accuracy", ValBalanced},
+                                        {"validation_balanced_accuracy", ValBalanced}});
     // The kept model is the best on validation; the last epoch wins a tie.
-    if (ValAcc > BestVal || (P.Step == O.Epochs && ValAcc >= BestVal)) {
-      BestVal = ValAcc;
+    if (ValBalanced > BestVal || (P.Step == O.Epochs && ValBalanced >= BestVal)) {
+      BestVal = ValBalanced;
       std::vector<float> M(Mean.data_ptr<float>(), Mean.data_ptr<float>() + In),
           S(Std.data_ptr<float>(), Std.data_ptr<float>() + In);
       json::Object Meta{{"trainer", Trainer},
@@ -285,6 +306,7 @@ Error fitInlineClassifier(const InlinerTrainOptions &O, const std::string &Train
                         {"train_call_sites", NT},
                         {"validation_call_sites", NV},
                         {"validation_agreement", ValAcc},
+                        {"validation_balanced_accuracy", ValBalanced},
                         {"train_agreement", TrainAcc}};
       for (auto &KV : ExtraMetadata)
         Meta[KV.first] = KV.second;
