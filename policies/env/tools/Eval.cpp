@@ -20,6 +20,7 @@
 #include "policies/env/Corpus.h"
 #include "policies/model/ExportedModel.h"
 #include "policies/env/Search.h"
+#include "runtime/BuildInfo.h"
 #include "runtime/CandidateRunner.h"
 #include "runtime/CompileLevel.h"
 #include "runtime/Config.h"
@@ -606,8 +607,13 @@ int main(int Argc, const char **Argv) {
       All(OutDir + "/rows.jsonl", EC);
   for (const EvalRow &R : Rows)
     All << json::Value(toJSON(R)) << "\n";
-  writeMarkdown(Rows, Title, MD);
-  writeHTML(Rows, Title, HTML);
-  writeMarkdown(Rows, Title, outs());
+  // What produced the numbers: LLVM's exact version and the command (seeds included).
+  std::string Provenance = "Measured with LLVM " SMARTCC_LLVM_VERSION " (smartcc " SMARTCC_VERSION
+                           "):";
+  for (int I = 0; I < Argc; ++I)
+    Provenance += std::string(" ") + (I ? Argv[I] : "smartcc-eval");
+  writeMarkdown(Rows, Title, MD, Provenance);
+  writeHTML(Rows, Title, HTML, Provenance);
+  writeMarkdown(Rows, Title, outs(), Provenance);
   return 0;
 }

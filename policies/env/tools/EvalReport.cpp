@@ -124,15 +124,18 @@ void writeRegAllocCosts(const std::vector<EvalRow> &Rows, raw_ostream &OS) {
 
 } // namespace
 
-void writeMarkdown(const std::vector<EvalRow> &Rows, const std::string &Title, raw_ostream &OS) {
+void writeMarkdown(const std::vector<EvalRow> &Rows, const std::string &Title, raw_ostream &OS,
+                   const std::string &Provenance) {
   std::map<std::string, Summary> ByMethod;
   std::map<std::pair<std::string, std::string>, Summary> ByPackage;
   for (const EvalRow &R : Rows) {
     ByMethod[R.Method].add(R);
     ByPackage[{R.Method, R.Package}].add(R);
   }
-  OS << "# " << Title << "\n\n"
-     << "Ratios are clang-22 -Oz / method (above 1.000 = smaller than clang -Oz), geometric "
+  OS << "# " << Title << "\n\n";
+  if (!Provenance.empty())
+    OS << Provenance << "\n\n";
+  OS << "Ratios are clang-22 -Oz / method (above 1.000 = smaller than clang -Oz), geometric "
         "means over modules, [min, max] in brackets. Bytes are allocated ELF sections; "
         "\"never worse\" keeps -Oz's object where the method's is larger, as smartcc does.\n\n"
      << "| method | modules | bytes geomean [min, max] | bytes, never worse | IR geomean "
@@ -198,7 +201,8 @@ void writeMarkdown(const std::vector<EvalRow> &Rows, const std::string &Title, r
                  S.geoBytes(), S.geoIR());
 }
 
-void writeHTML(const std::vector<EvalRow> &Rows, const std::string &Title, raw_ostream &OS) {
+void writeHTML(const std::vector<EvalRow> &Rows, const std::string &Title, raw_ostream &OS,
+               const std::string &Provenance) {
   std::map<std::string, Summary> ByMethod;
   for (const EvalRow &R : Rows)
     ByMethod[R.Method].add(R);
@@ -238,7 +242,7 @@ void writeHTML(const std::vector<EvalRow> &Rows, const std::string &Title, raw_o
      << "</svg><pre>";
   std::string MD;
   raw_string_ostream MOS(MD);
-  writeMarkdown(Rows, Title, MOS);
+  writeMarkdown(Rows, Title, MOS, Provenance);
   for (char C : MD)
     OS << (C == '<' ? std::string("&lt;") : C == '&' ? std::string("&amp;") : std::string(1, C));
   OS << "</pre></body></html>\n";

@@ -32,8 +32,10 @@ bool fromJSON(const llvm::json::Value &V, EvalRow &R);
 
 // Geomean of clang/method ratios (>1 = smaller than clang) per method and package, with min
 // and max, for IR and bytes; time ratios; failure counts.
+// Provenance (LLVM's version, the command) is printed under the title when given.
 void writeMarkdown(const std::vector<EvalRow> &Rows, const std::string &Title,
-                   llvm::raw_ostream &OS);
-void writeHTML(const std::vector<EvalRow> &Rows, const std::string &Title, llvm::raw_ostream &OS);
+                   llvm::raw_ostream &OS, const std::string &Provenance = "");
+void writeHTML(const std::vector<EvalRow> &Rows, const std::string &Title, llvm::raw_ostream &OS,
+               const std::string &Provenance = "");
 
 } // namespace smartcc
