@@ -32,6 +32,10 @@ struct Config {
   Metric SizeMetric = Metric::AllocBytes;
   unsigned Jobs = 0;                   // candidate processes at once; 0 = cores - 1 (at least 1)
   unsigned TimeoutMs = 60000;          // per candidate
+  // Candidate work per TU in IR instructions (TU size x candidates); 0 = no limit. Compile time
+  // grows with the TU and a few large TUs take most of a build's time, while the geomean counts
+  // every TU once: capping the large ones buys most of the time back for little of the gain.
+  unsigned CandidateBudget = 0;
   double MaxGrowth = 8.0;              // discard a candidate whose IR grows past this factor
   std::string LogPath;                 // JSON lines, one per optimized TU; empty = off
   std::string StatsDir;                // counters; empty = ${XDG_CACHE_HOME:-~/.cache}/smartcc

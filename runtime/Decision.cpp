@@ -94,6 +94,8 @@ void printExplain(const TUDecision &D, raw_ostream &OS) {
   } else if (!D.RegAllocNote.empty()) {
     OS << "  regalloc: " << D.RegAllocNote << "\n";
   }
+  if (!D.BudgetNote.empty())
+    OS << "  budget: " << D.BudgetNote << "\n";
   if (D.Winner < 0)
     OS << "  kept clang's output: " << D.KeptReason << "\n";
   if (!D.Note.empty())
@@ -158,6 +160,8 @@ std::string toJSONLine(const TUDecision &D) {
     Line["inliner"] = D.InlinerModel;
   if (!D.RegAllocModel.empty())
     Line["regalloc"] = D.RegAllocModel;
+  if (!D.BudgetNote.empty())
+    Line["budget"] = D.BudgetNote;
   std::string S;
   raw_string_ostream(S) << json::Value(std::move(Line)) << "\n";
   return S;

@@ -38,6 +38,7 @@ struct TUDecision {
   std::string RegAllocNote;  // why none was (when one was wanted)
   double AgentMillis = 0;    // its features and inference
   unsigned Effort = 1;
+  std::string BudgetNote;    // candidates the candidate budget left out, and why
 
   uint64_t shippedValue() const {
     return Winner >= 0 ? Candidates[Winner].Value : BaselineValue;

@@ -1,5 +1,6 @@
 #include "runtime/TUOptimizer.h"
 #include "runtime/AgentCandidates.h"
+#include "runtime/CandidateRunner.h"
 #include "runtime/InlinerCandidates.h"
 #include "policies/inliner/InlinePolicy.h"
 #include "policies/regalloc/RegAllocPolicy.h"
@@ -12,6 +13,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -161,6 +163,19 @@ std::vector<CandidateSpec> TUOptimizer::sizeCandidates(Module &M, StringRef Trip
   llvm::erase_if(Specs, [&](const CandidateSpec &S) {
     return llvm::any_of(S.SkipTargets, [&](const std::string &P) { return Triple.starts_with(P); });
   });
+  // The candidate budget: a TU of N IR instructions runs at most candidate_budget / N
+  // candidates, the agent's best first. Compile time grows with the TU, so the few large TUs
+  // of a build are where candidates cost most, while each TU counts once in the geomean.
+  if (Cfg.CandidateBudget) {
+    uint64_t IR = std::max<uint64_t>(1, countIRInstructions(M));
+    size_t Allowed = size_t(Cfg.CandidateBudget / IR);
+    if (Allowed < Specs.size()) {
+      BudgetNote = formatv("{0} of {1} candidates run: {2} IR instructions, budget {3}",
+                           Allowed, Specs.size(), IR, Cfg.CandidateBudget)
+                       .str();
+      Specs.resize(Allowed);
+    }
+  }
   // The ML inliner, when asked for, decides inlining in every candidate (not in clang's own
   // output, nor in the replica below that stands for it).
   Inliner = inlinerFor(Cfg, Triple);
@@ -243,6 +258,7 @@ void TUOptimizer::finish(bool CompileSucceeded) {
   D.RegAllocModel = RegAlloc.Policy ? RegAlloc.Policy->source() : "";
   D.RegAllocNote = RegAlloc.Note;
   D.AgentMillis = Agent.Millis;
+  D.BudgetNote = BudgetNote;
   D.Effort = Cfg.Effort;
   D.BaselineMillis =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - Start).count();

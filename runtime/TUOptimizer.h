@@ -57,6 +57,7 @@ private:
   std::unique_ptr<CandidatePool> LatePool; // forked at its end (CandidateSpec::AfterClangPipeline)
   std::vector<CandidateSpec> LateSpecs;    // waiting for that point
   AgentChoice Agent;
+  std::string BudgetNote; // what the candidate budget left out
   InlinerChoice Inliner;
   bool SpeedLevel = false; // -O1..-O3: taken over for register allocation only
   RegAllocChoice RegAlloc;
