@@ -21,6 +21,10 @@ mkdir -p "$OUT"
 
 # The sample is drawn once and kept in $OUT/sample.txt: the corpus keeps growing, and a study
 # resumed later must go on with the same modules (every family on the same ones).
+# The committed sample (docs/results/) makes the study the same on another machine.
+if [ ! -s "$OUT/sample.txt" ] && [ -s "docs/results/headroom-$TARGET-sample.txt" ]; then
+  cp "docs/results/headroom-$TARGET-sample.txt" "$OUT/sample.txt"
+fi
 if [ ! -s "$OUT/sample.txt" ]; then
   python3 scripts/harvest-corpus.py summarize > /dev/null
   # The training modules of this target at -Oz, without gnulib or eval duplicates; N of them
@@ -62,8 +66,11 @@ run all "(a)-(d) combined" --space autophase+macro+options --method random:20x45
   echo "# Headroom over clang-22 -Oz, $TARGET, $N training modules, object bytes"
   for f in a b c d all; do
     echo
-    sed -n '/^| method/,/^$/p' "$OUT/$f/report.md"
-    sed -n '/^## Distribution/,/^## Per package/p' "$OUT/$f/report.md" | grep '^|'
+    echo "## $(head -1 "$OUT/$f/report.md" | sed 's/^# //')"
+    echo
+    sed -n '/^| method | modules/,/^$/p' "$OUT/$f/report.md" | grep -v '^| oz '
+    sed -n '/^| method | improved/,/^$/p' "$OUT/$f/report.md" | grep -v '^| oz '
+    grep -h 'rejected' "$OUT/$f/report.md" | cut -c1-160 || true
   done
 } > "$OUT/summary.md"
 echo "summary: $OUT/summary.md"
