@@ -23,6 +23,7 @@
 #include "runtime/BuildInfo.h"
 #include "runtime/CandidateRunner.h"
 #include "runtime/CompileLevel.h"
+#include "runtime/FileDescriptorIO.h"
 #include "runtime/Config.h"
 #include "runtime/JSONLines.h"
 #include "runtime/OptionActions.h"
@@ -474,6 +475,98 @@ Expected<EvalRow> evalGccOs(const CorpusModule &C, const EvalRow &Base) {
   return R;
 }
 
+// One method on one module (everything but "oz", which is the baseline itself).
+Expected<EvalRow> evalMethod(const CorpusModule &C, const Config &Cfg, const std::string &M,
+                             const EvalRow &Base) {
+  Expected<EvalRow> R = createStringError(inconvertibleErrorCode(), "unknown method");
+  if (M == "oz") {
+    R = Base;
+    R->IR = Base.ClangIR, R->Bytes = Base.ClangBytes, R->Seconds = Base.ClangSeconds;
+  } else if (StringRef(M).starts_with("candidate:")) {
+    std::string Name = StringRef(M).drop_front(10).str();
+    auto It = Cfg.CandidateLibrary.find(Name);
+    if (It != Cfg.CandidateLibrary.end())
+      R = evalCandidate(C, It->second, Base);
+    else
+      R = createStringError(inconvertibleErrorCode(), "no candidate '%s'", Name.c_str());
+  } else if (StringRef(M).starts_with("coreset:")) {
+    R = evalCoreset(C, StringRef(M).drop_front(8), Base);
+  } else if (M == "gcc-os") {
+    R = evalGccOs(C, Base);
+  } else if (M == "os" || M == "o0") {
+    R = evalLevel(C, M == "os" ? "Os" : "O0", Base);
+  } else if (StringRef(M).starts_with("agent")) {
+    StringRef Arg = StringRef(M).drop_front(5);
+    Arg.consume_front(":");
+    R = evalAgent(C, Arg, Base);
+  } else if (StringRef(M).starts_with("inliner")) {
+    StringRef Arg = StringRef(M).drop_front(7);
+    Arg.consume_front(":");
+    R = evalInliner(C, Arg, Base);
+  } else if (M == "regalloc" || StringRef(M).starts_with("regalloc:")) {
+    R = evalRegAlloc(C, StringRef(M).drop_front(std::min<size_t>(M.size(), 9)), Base);
+  } else if (StringRef(M).starts_with("policy:")) {
+    R = evalPolicy(C, StringRef(M).drop_front(7), Base);
+  } else if (StringRef(M).starts_with("perfunc:")) {
+    R = evalPerFunction(C, StringRef(M).drop_front(8), Base);
+  } else {
+    R = evalSearch(C, M, Base);
+  }
+  return R;
+}
+
+// Runs Method in a child process and brings its row back as JSON: a crash or an LLVM fatal
+// error inside one method fails that method's row, and the module's other methods keep theirs.
+Expected<EvalRow> runContained(function_ref<Expected<EvalRow>()> Method) {
+  int Pipe[2];
+  if (pipe(Pipe) != 0)
+    return createStringError(std::error_code(errno, std::generic_category()), "pipe");
+  outs().flush();
+  pid_t Pid = fork();
+  if (Pid < 0) {
+    close(Pipe[0]), close(Pipe[1]);
+    return createStringError(std::error_code(errno, std::generic_category()), "fork");
+  }
+  if (Pid == 0) {
+    close(Pipe[0]);
+    Expected<EvalRow> R = Method();
+    std::string Text;
+    if (R)
+      raw_string_ostream(Text) << "R" << json::Value(toJSON(*R));
+    else
+      Text = "E" + toString(R.takeError());
+    _exit(writeAll(Pipe[1], Text.data(), Text.size()) ? 0 : 3);
+  }
+  close(Pipe[1]);
+  std::string Text;
+  char Chunk[65536];
+  for (ssize_t N; (N = read(Pipe[0], Chunk, sizeof(Chunk))) != 0;) {
+    if (N < 0 && errno == EINTR)
+      continue;
+    if (N < 0)
+      break;
+    Text.append(Chunk, size_t(N));
+  }
+  close(Pipe[0]);
+  int Status = 0;
+  while (waitpid(Pid, &Status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFSIGNALED(Status))
+    return createStringError(inconvertibleErrorCode(), "crashed (signal %d)", WTERMSIG(Status));
+  if (Text.empty() || !WIFEXITED(Status) || WEXITSTATUS(Status) != 0)
+    return createStringError(inconvertibleErrorCode(), "exit %d",
+                             WIFEXITED(Status) ? WEXITSTATUS(Status) : -1);
+  if (Text[0] == 'E')
+    return createStringError(inconvertibleErrorCode(), "%s", Text.c_str() + 1);
+  Expected<json::Value> V = json::parse(StringRef(Text).drop_front());
+  if (!V)
+    return V.takeError();
+  EvalRow Row;
+  if (!fromJSON(*V, Row))
+    return createStringError(inconvertibleErrorCode(), "unreadable row from a method's process");
+  return Row;
+}
+
 // Runs in a child process: every method on one module, rows appended to Path.
 int evalModule(const CorpusModule &C, const Config &Cfg, const std::string &Path) {
   EvalRow Base;
@@ -498,40 +591,10 @@ int evalModule(const CorpusModule &C, const Config &Cfg, const std::string &Path
     for (const std::string &M : Methods) {
       EvalRow Row = Base;
       Row.Method = M;
-      Expected<EvalRow> R = createStringError(inconvertibleErrorCode(), "unknown method");
-      if (M == "oz") {
-        R = Base;
-        R->IR = Base.ClangIR, R->Bytes = Base.ClangBytes, R->Seconds = Base.ClangSeconds;
-      } else if (StringRef(M).starts_with("candidate:")) {
-        std::string Name = StringRef(M).drop_front(10).str();
-        auto It = Cfg.CandidateLibrary.find(Name);
-        if (It != Cfg.CandidateLibrary.end())
-          R = evalCandidate(C, It->second, Base);
-        else
-          R = createStringError(inconvertibleErrorCode(), "no candidate '%s'", Name.c_str());
-      } else if (StringRef(M).starts_with("coreset:")) {
-        R = evalCoreset(C, StringRef(M).drop_front(8), Base);
-      } else if (M == "gcc-os") {
-        R = evalGccOs(C, Base);
-      } else if (M == "os" || M == "o0") {
-        R = evalLevel(C, M == "os" ? "Os" : "O0", Base);
-      } else if (StringRef(M).starts_with("agent")) {
-        StringRef Arg = StringRef(M).drop_front(5);
-        Arg.consume_front(":");
-        R = evalAgent(C, Arg, Base);
-      } else if (StringRef(M).starts_with("inliner")) {
-        StringRef Arg = StringRef(M).drop_front(7);
-        Arg.consume_front(":");
-        R = evalInliner(C, Arg, Base);
-      } else if (M == "regalloc" || StringRef(M).starts_with("regalloc:")) {
-        R = evalRegAlloc(C, StringRef(M).drop_front(std::min<size_t>(M.size(), 9)), Base);
-      } else if (StringRef(M).starts_with("policy:")) {
-        R = evalPolicy(C, StringRef(M).drop_front(7), Base);
-      } else if (StringRef(M).starts_with("perfunc:")) {
-        R = evalPerFunction(C, StringRef(M).drop_front(8), Base);
-      } else {
-        R = evalSearch(C, M, Base);
-      }
+      // Each method in its own child (the baseline row is already measured): a crash inside
+      // one fails that row only.
+      auto Method = [&] { return evalMethod(C, Cfg, M, Base); };
+      Expected<EvalRow> R = M == "oz" ? Method() : runContained(Method);
       if (R) {
         Row = *R;
         Row.Method = M;
