@@ -166,7 +166,8 @@ std::vector<CandidateSpec> TUOptimizer::sizeCandidates(Module &M, StringRef Trip
   // The candidate budget: a TU of N IR instructions runs at most candidate_budget / N
   // candidates, the agent's best first. Compile time grows with the TU, so the few large TUs
   // of a build are where candidates cost most, while each TU counts once in the geomean.
-  if (Cfg.CandidateBudget) {
+  // Candidates the user listed (`candidates`) are a request, not a default: they all run.
+  if (Cfg.CandidateBudget && Cfg.candidatesAreDefault()) {
     uint64_t IR = std::max<uint64_t>(1, countIRInstructions(M));
     size_t Allowed = size_t(Cfg.CandidateBudget / IR);
     if (Allowed < Specs.size()) {
