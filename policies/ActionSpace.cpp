@@ -101,6 +101,13 @@ int ActionSpace::indexOf(StringRef ActionName) const {
   return -1;
 }
 
+std::string ActionSpace::namesOf(const std::vector<size_t> &Sequence) const {
+  std::string Out;
+  for (size_t A : Sequence)
+    Out += (Out.empty() ? "" : " ") + Actions[A].Name;
+  return Out;
+}
+
 Expected<ActionSpace> parseActionSpace(StringRef Text, StringRef SourceName) {
   toml::table Root;
   try { // TOML++ reports syntax errors by exception; it must not cross into LLVM frames

@@ -43,6 +43,8 @@ struct ActionSpace {
 
   size_t size() const { return Actions.size(); }
   int indexOf(llvm::StringRef ActionName) const; // -1 when absent
+  // A sequence of action indices as its names, space-separated (how sequences are written).
+  std::string namesOf(const std::vector<size_t> &Sequence) const;
 };
 
 bool isKnownMacro(llvm::StringRef Name);

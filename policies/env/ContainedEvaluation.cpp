@@ -18,24 +18,19 @@ namespace smartcc {
 
 namespace {
 
-// One line per item: "INDEX VVALUE" or "INDEX EMESSAGE" (newlines in messages flattened).
-[[noreturn]] void childMain(int Fd, size_t First, size_t N,
-                            function_ref<Expected<uint64_t>(size_t)> Work) {
+using TextWork = function_ref<Expected<std::string>(size_t)>;
+
+// One line per item: "INDEX VTEXT" or "INDEX EMESSAGE" (newlines flattened).
+[[noreturn]] void childMain(int Fd, size_t First, size_t N, TextWork Work, bool SilenceStderr) {
   prctl(PR_SET_PDEATHSIG, SIGKILL);
-  int Null = open("/dev/null", O_WRONLY);
-  if (Null >= 0)
-    dup2(Null, STDERR_FILENO);
+  if (SilenceStderr)
+    if (int Null = open("/dev/null", O_WRONLY); Null >= 0)
+      dup2(Null, STDERR_FILENO);
   for (size_t I = First; I < N; ++I) {
-    Expected<uint64_t> V = Work(I);
-    std::string Line = std::to_string(I) + " ";
-    if (V) {
-      Line += "V" + std::to_string(*V);
-    } else {
-      std::string Message = toString(V.takeError());
-      std::replace(Message.begin(), Message.end(), '\n', ' ');
-      Line += "E" + Message;
-    }
-    Line += "\n";
+    Expected<std::string> V = Work(I);
+    std::string Text = V ? "V" + *V : "E" + toString(V.takeError());
+    std::replace(Text.begin(), Text.end(), '\n', ' ');
+    std::string Line = std::to_string(I) + " " + Text + "\n";
     if (!writeAll(Fd, Line.data(), Line.size()))
       _exit(3);
   }
@@ -43,7 +38,7 @@ namespace {
 }
 
 // Parses complete lines out of Buffer into Results; returns how many items were reported.
-size_t takeLines(std::string &Buffer, std::vector<ContainedResult> &Results) {
+size_t takeLines(std::string &Buffer, std::vector<ContainedText> &Results) {
   size_t Reported = 0, Start = 0;
   for (size_t End; (End = Buffer.find('\n', Start)) != std::string::npos; Start = End + 1) {
     StringRef Line = StringRef(Buffer).slice(Start, End);
@@ -51,9 +46,8 @@ size_t takeLines(std::string &Buffer, std::vector<ContainedResult> &Results) {
     size_t I;
     if (Index.getAsInteger(10, I) || I >= Results.size() || Rest.empty())
       continue;
-    uint64_t V;
-    if (Rest[0] == 'V' && !Rest.drop_front().getAsInteger(10, V))
-      Results[I].Value = V;
+    if (Rest[0] == 'V')
+      Results[I].Text = Rest.drop_front().str();
     else
       Results[I].Error = Rest.drop_front().str();
     ++Reported;
@@ -62,12 +56,10 @@ size_t takeLines(std::string &Buffer, std::vector<ContainedResult> &Results) {
   return Reported;
 }
 
-} // namespace
-
-std::vector<ContainedResult> evaluateContained(size_t N,
-                                               function_ref<Expected<uint64_t>(size_t)> Work,
-                                               unsigned TimeoutMs) {
-  std::vector<ContainedResult> Results(N);
+// The mechanism: one child for the batch, a fresh one after an item that killed or hung it.
+std::vector<ContainedText> runBatch(size_t N, TextWork Work, unsigned TimeoutMs,
+                                    bool SilenceStderr) {
+  std::vector<ContainedText> Results(N);
   size_t Next = 0; // the first item no child has reported
   while (Next < N) {
     int Pipe[2];
@@ -85,7 +77,7 @@ std::vector<ContainedResult> evaluateContained(size_t N,
     }
     if (Pid == 0) {
       close(Pipe[0]);
-      childMain(Pipe[1], Next, N, Work);
+      childMain(Pipe[1], Next, N, Work, SilenceStderr);
     }
     close(Pipe[1]);
     std::string Buffer;
@@ -124,6 +116,7 @@ std::vector<ContainedResult> evaluateContained(size_t N,
     if (Next >= N)
       break;
     // The child stopped before reporting item Next: that item is what killed it.
+    Results[Next].Died = true;
     std::string &Why = Results[Next].Error;
     if (TimedOut)
       Why = "timed out after " + std::to_string(TimeoutMs / 1000) + " s";
@@ -134,6 +127,37 @@ std::vector<ContainedResult> evaluateContained(size_t N,
     ++Next;
   }
   return Results;
+}
+
+} // namespace
+
+std::vector<ContainedResult> evaluateContained(size_t N,
+                                               function_ref<Expected<uint64_t>(size_t)> Work,
+                                               unsigned TimeoutMs) {
+  std::vector<ContainedText> Texts = runBatch(
+      N,
+      [&](size_t I) -> Expected<std::string> {
+        Expected<uint64_t> V = Work(I);
+        if (!V)
+          return V.takeError();
+        return std::to_string(*V);
+      },
+      TimeoutMs, /*SilenceStderr=*/true);
+  std::vector<ContainedResult> Results(N);
+  for (size_t I = 0; I < N; ++I) {
+    uint64_t V;
+    if (Texts[I].Text && !StringRef(*Texts[I].Text).getAsInteger(10, V))
+      Results[I].Value = V;
+    else
+      Results[I].Error = std::move(Texts[I].Error);
+  }
+  return Results;
+}
+
+ContainedText runContained(function_ref<Expected<std::string>()> Work, unsigned TimeoutMs,
+                           bool SilenceStderr) {
+  return std::move(runBatch(
+      1, [&](size_t) { return Work(); }, TimeoutMs, SilenceStderr)[0]);
 }
 
 } // namespace smartcc

@@ -35,4 +35,15 @@ std::vector<ContainedResult>
 evaluateContained(size_t N, llvm::function_ref<llvm::Expected<uint64_t>(size_t)> Work,
                   unsigned TimeoutMs);
 
+// One piece of work whose result is a line of text (a JSON row, say), in a child process by
+// the same mechanism. Died tells a child that died or hung ("signal 11", "exit 1", "timed out
+// after N s") from the work's own error. Newlines in the text come back as spaces.
+struct ContainedText {
+  std::optional<std::string> Text;
+  std::string Error;
+  bool Died = false;
+};
+ContainedText runContained(llvm::function_ref<llvm::Expected<std::string>()> Work,
+                           unsigned TimeoutMs, bool SilenceStderr);
+
 } // namespace smartcc

@@ -30,13 +30,6 @@ Expected<uint64_t> play(CompilerEnv &Env, const Benchmark &B, const std::vector<
   return objectiveValue(Env, O);
 }
 
-std::string describe(const CompilerEnv &Env, const std::vector<size_t> &Seq) {
-  std::string S;
-  for (size_t A : Seq)
-    S += (S.empty() ? "" : " ") + Env.actions().Actions[A].Name;
-  return S;
-}
-
 // Evaluates each sequence from the start state in contained children (see
 // ContainedEvaluation.h); a failed one is counted in R and comes back as std::nullopt.
 std::vector<std::optional<uint64_t>>
@@ -51,7 +44,7 @@ evaluateSequences(CompilerEnv &Env, const Benchmark &B,
     Values.push_back(Results[I].Value);
     ++R.Evaluations;
     if (!Results[I].Value && !R.Rejected++)
-      R.FirstRejection = "[" + describe(Env, Sequences[I]) + "]: " + Results[I].Error;
+      R.FirstRejection = "[" + Env.actions().namesOf(Sequences[I]) + "]: " + Results[I].Error;
   }
   return Values;
 }

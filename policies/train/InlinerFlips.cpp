@@ -171,15 +171,15 @@ json::Object headroom(const std::vector<FlippedModule> &Flipped,
   auto Heuristic = std::make_shared<const InlinePolicy>(InlinePolicy::heuristic());
   parallelFor(Flipped.size(), O.Jobs, [&](size_t I) {
     const FlippedModule &M = Flipped[I];
-    InlineLog All;
+    std::vector<unsigned> HelpfulFlips; // in decision order
     uint64_t Best = M.ClangBytes;
     for (size_t D = 0; D < M.Sites.size(); ++D)
       if (M.helps(M.Sites[D])) {
-        All.FlipAt.push_back(unsigned(D));
+        HelpfulFlips.push_back(unsigned(D));
         Best = std::min(Best, M.Sites[D].FlippedBytes);
       }
     Single[I] = std::log(double(M.ClangBytes) / double(Best));
-    if (All.FlipAt.empty())
+    if (HelpfulFlips.empty())
       return;
     auto Compile = [&](std::vector<unsigned> FlipAt) -> uint64_t {
       llvm::sort(FlipAt);
@@ -191,9 +191,9 @@ json::Object headroom(const std::vector<FlippedModule> &Flipped,
       consumeError(B.takeError());
       return 0;
     };
-    if (uint64_t B = Compile(All.FlipAt))
+    if (uint64_t B = Compile(HelpfulFlips))
       Together[I] = std::max(0.0, std::log(double(M.ClangBytes) / double(B)));
-    std::vector<unsigned> Order = All.FlipAt, Kept;
+    std::vector<unsigned> Order = HelpfulFlips, Kept;
     llvm::stable_sort(Order, [&](unsigned A, unsigned B) {
       return M.Sites[A].FlippedBytes < M.Sites[B].FlippedBytes;
     });
@@ -288,19 +288,10 @@ Error trainInlinerFlips(const InlinerTrainOptions &O, const std::vector<CorpusMo
   const std::string Ckpt = O.RunDir + "/checkpoint";
   if (std::error_code EC = sys::fs::create_directories(Ckpt))
     return errorCodeToError(EC);
-  Expected<std::vector<InlinerModule>> TrainAll =
-      inlinerModules(Train, O.Jobs, Ckpt + "/train-modules.jsonl");
-  if (!TrainAll)
-    return TrainAll.takeError();
-  Expected<std::vector<InlinerModule>> ValAll =
-      inlinerModules(Validation, O.Jobs, Ckpt + "/validation-modules.jsonl");
-  if (!ValAll)
-    return ValAll.takeError();
-  std::vector<InlinerModule> TrainM = firstN(std::move(*TrainAll), O.FlipModules);
-  std::vector<InlinerModule> ValM = firstN(std::move(*ValAll), O.ValidationModules);
-  if (TrainM.empty())
-    return createStringError(inconvertibleErrorCode(),
-                             "no training module has a call site for the inliner");
+  Expected<InlinerSplit> Split = inlinerSplit(O, Train, Validation, Ckpt, O.FlipModules);
+  if (!Split)
+    return Split.takeError();
+  const std::vector<InlinerModule> &TrainM = Split->Train, &ValM = Split->Validation;
 
   Expected<std::vector<FlippedModule>> TF = flipAll(TrainM, O, Ckpt + "/flips.jsonl", "train");
   if (!TF)

@@ -127,6 +127,8 @@ json::Object figuresJSON(const BytesFigures &F) {
                       {"default_inlined", int64_t(F.DefaultInlined)}};
 }
 
+namespace {
+
 // The modules the inliner can matter for (a call site reaches the policy), with clang's bytes.
 // Cached in Path (one JSON line per module), so a resumed run does not measure them again.
 Expected<std::vector<InlinerModule>> inlinerModules(const std::vector<CorpusModule> &Modules,
@@ -175,11 +177,33 @@ json::Array featureNames() {
 }
 } // namespace
 
-// Validation modules: the first Count (the list is sorted by hash: a fixed sample).
+// The first Count (the list is sorted by hash: a fixed sample).
 std::vector<InlinerModule> firstN(std::vector<InlinerModule> V, unsigned Count) {
   if (V.size() > Count)
     V.resize(Count);
   return V;
+}
+
+} // namespace
+
+Expected<InlinerSplit> inlinerSplit(const InlinerTrainOptions &O,
+                                    const std::vector<CorpusModule> &Train,
+                                    const std::vector<CorpusModule> &Validation,
+                                    const std::string &CheckpointDir, unsigned TrainCap) {
+  Expected<std::vector<InlinerModule>> TrainAll =
+      inlinerModules(Train, O.Jobs, CheckpointDir + "/train-modules.jsonl");
+  if (!TrainAll)
+    return TrainAll.takeError();
+  Expected<std::vector<InlinerModule>> ValAll =
+      inlinerModules(Validation, O.Jobs, CheckpointDir + "/validation-modules.jsonl");
+  if (!ValAll)
+    return ValAll.takeError();
+  InlinerSplit S{firstN(std::move(*TrainAll), TrainCap),
+                 firstN(std::move(*ValAll), O.ValidationModules)};
+  if (S.Train.empty())
+    return createStringError(inconvertibleErrorCode(),
+                             "no training module has a call site for the inliner");
+  return S;
 }
 
 void InlineExamples::add(ArrayRef<int64_t> Features, bool Label, float Weight) {
@@ -355,19 +379,12 @@ Error trainInlinerES(const InlinerTrainOptions &O, const std::vector<CorpusModul
   if (std::error_code EC = sys::fs::create_directories(Ckpt))
     return errorCodeToError(EC);
 
-  Expected<std::vector<InlinerModule>> TrainM =
-      inlinerModules(Train, O.Jobs, Ckpt + "/train-modules.jsonl");
-  if (!TrainM)
-    return TrainM.takeError();
-  Expected<std::vector<InlinerModule>> ValAll =
-      inlinerModules(Validation, O.Jobs, Ckpt + "/validation-modules.jsonl");
-  if (!ValAll)
-    return ValAll.takeError();
-  std::vector<InlinerModule> ValM = firstN(std::move(*ValAll), O.ValidationModules);
-  if (TrainM->empty())
-    return createStringError(inconvertibleErrorCode(),
-                             "no training module has a call site for the inliner");
-  outs() << "evolution strategies on " << TrainM->size() << " training modules with call sites ("
+  Expected<InlinerSplit> Split = inlinerSplit(O, Train, Validation, Ckpt);
+  if (!Split)
+    return Split.takeError();
+  const std::vector<InlinerModule> &TrainM = Split->Train;
+  const std::vector<InlinerModule> &ValM = Split->Validation;
+  outs() << "evolution strategies on " << TrainM.size() << " training modules with call sites ("
          << ValM.size() << " for validation), " << Init->weights().size() << " weights\n";
 
   auto PolicyOf = [&](ArrayRef<float> Weights) {
@@ -377,9 +394,9 @@ Error trainInlinerES(const InlinerTrainOptions &O, const std::vector<CorpusModul
     return std::make_shared<const InlinePolicy>(std::move(*P));
   };
   ESProblem P;
-  P.TrainItems = TrainM->size();
+  P.TrainItems = TrainM.size();
   P.Sample = [&](ArrayRef<float> W, size_t Item) {
-    const InlinerModule &IM = (*TrainM)[Item];
+    const InlinerModule &IM = TrainM[Item];
     InlineLog Log;
     Expected<uint64_t> B = compileWithInliner(IM.Module, PolicyOf(W), &Log);
     ESSample S;
@@ -404,7 +421,7 @@ Error trainInlinerES(const InlinerTrainOptions &O, const std::vector<CorpusModul
   P.ModelMetadata["init_model"] = O.InitModel;
   P.ModelMetadata["target"] = O.TargetPrefix;
   P.ModelMetadata["validation_modules"] = int64_t(ValM.size());
-  P.ModelMetadata["train_modules"] = int64_t(TrainM->size());
+  P.ModelMetadata["train_modules"] = int64_t(TrainM.size());
   ESOptions E = O.ES;
   E.RunDir = O.RunDir;
   E.Seed = O.Seed;

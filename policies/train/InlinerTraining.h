@@ -89,12 +89,18 @@ BytesFigures evaluatePolicy(const std::vector<InlinerModule> &Modules,
                             std::shared_ptr<const InlinePolicy> Policy, unsigned Jobs);
 llvm::json::Object figuresJSON(const BytesFigures &F);
 
-// The modules the inliner can matter for (a call site reaches the policy), with clang's bytes,
-// cached in Path (one JSON line per module) so that a resumed run does not measure them again.
-llvm::Expected<std::vector<InlinerModule>>
-inlinerModules(const std::vector<CorpusModule> &Modules, unsigned Jobs, const std::string &Path);
-// The first Count (lists are sorted by hash: a fixed sample).
-std::vector<InlinerModule> firstN(std::vector<InlinerModule> V, unsigned Count);
+// The training and validation modules the inliner can matter for (a call site reaches the
+// policy), with clang's bytes, measured once and cached in CheckpointDir so that a resumed run
+// does not measure them again. Lists are sorted by hash: each split keeps its first modules, at
+// most TrainCap and O.ValidationModules. No training module with a call site is an error.
+struct InlinerSplit {
+  std::vector<InlinerModule> Train, Validation;
+};
+llvm::Expected<InlinerSplit> inlinerSplit(const InlinerTrainOptions &O,
+                                          const std::vector<CorpusModule> &Train,
+                                          const std::vector<CorpusModule> &Validation,
+                                          const std::string &CheckpointDir,
+                                          unsigned TrainCap = ~0u);
 
 // Labelled call sites: transformed features, label (1 = inline) and a weight each.
 struct InlineExamples {

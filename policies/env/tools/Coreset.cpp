@@ -66,13 +66,6 @@ Objective objective() {
   return ObjectiveName == "ir" ? Objective::IRInstructions : Objective::ObjectBytes;
 }
 
-std::string names(const ActionSpace &S, const std::vector<size_t> &Seq) {
-  std::string Out;
-  for (size_t A : Seq)
-    Out += (Out.empty() ? "" : " ") + S.Actions[A].Name;
-  return Out;
-}
-
 std::vector<size_t> indices(const ActionSpace &S, StringRef Names) {
   std::vector<size_t> Seq;
   SmallVector<StringRef, 64> Parts;
@@ -241,7 +234,7 @@ int main(int Argc, const char **Argv) {
         consumeError(S.takeError());
         return 1;
       }
-      std::string Text = S->Best.empty() ? "" : names(*Space, S->Best) + "\n";
+      std::string Text = S->Best.empty() ? "" : Space->namesOf(S->Best) + "\n";
       return writeAtomically(P, Text) ? 0 : 1;
     }
     std::vector<std::vector<size_t>> Tries(Trials);
@@ -255,7 +248,7 @@ int main(int Argc, const char **Argv) {
     }
     for (size_t T = 0; T < Tries.size(); ++T)
       if (S->Values[T] && *S->Values[T] < S->StartValue)
-        Best.emplace(*S->Values[T], names(*Space, Tries[T]));
+        Best.emplace(*S->Values[T], Space->namesOf(Tries[T]));
     unsigned Kept = 0;
     for (const auto &[Value, Seq] : Best) {
       if (Kept++ == Top)

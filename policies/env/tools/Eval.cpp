@@ -19,11 +19,11 @@
 #include "policies/regalloc/RegAllocPolicy.h"
 #include "policies/env/Corpus.h"
 #include "policies/model/ExportedModel.h"
+#include "policies/env/ContainedEvaluation.h"
 #include "policies/env/Search.h"
 #include "runtime/BuildInfo.h"
 #include "runtime/CandidateRunner.h"
 #include "runtime/CompileLevel.h"
-#include "runtime/FileDescriptorIO.h"
 #include "runtime/Config.h"
 #include "runtime/JSONLines.h"
 #include "runtime/OptionActions.h"
@@ -120,10 +120,9 @@ Expected<EvalRow> measureSequence(CompilerEnv &Env, const CorpusModule &C,
                                   const std::vector<size_t> &Seq, EvalRow R) {
   if (Error E = Env.reset(C.Bench))
     return std::move(E);
-  for (size_t A : Seq) {
+  for (size_t A : Seq)
     Env.step(A);
-    R.Sequence += (R.Sequence.empty() ? "" : " ") + Env.actions().Actions[A].Name;
-  }
+  R.Sequence = Env.actions().namesOf(Seq);
   Expected<uint64_t> IR = Env.finishedIRInstructions();
   if (!IR)
     return IR.takeError();
@@ -515,50 +514,28 @@ Expected<EvalRow> evalMethod(const CorpusModule &C, const Config &Cfg, const std
   return R;
 }
 
-// Runs Method in a child process and brings its row back as JSON: a crash or an LLVM fatal
-// error inside one method fails that method's row, and the module's other methods keep theirs.
-Expected<EvalRow> runContained(function_ref<Expected<EvalRow>()> Method) {
-  int Pipe[2];
-  if (pipe(Pipe) != 0)
-    return createStringError(std::error_code(errno, std::generic_category()), "pipe");
-  outs().flush();
-  pid_t Pid = fork();
-  if (Pid < 0) {
-    close(Pipe[0]), close(Pipe[1]);
-    return createStringError(std::error_code(errno, std::generic_category()), "fork");
-  }
-  if (Pid == 0) {
-    close(Pipe[0]);
-    Expected<EvalRow> R = Method();
-    std::string Text;
-    if (R)
-      raw_string_ostream(Text) << "R" << json::Value(toJSON(*R));
-    else
-      Text = "E" + toString(R.takeError());
-    _exit(writeAll(Pipe[1], Text.data(), Text.size()) ? 0 : 3);
-  }
-  close(Pipe[1]);
-  std::string Text;
-  char Chunk[65536];
-  for (ssize_t N; (N = read(Pipe[0], Chunk, sizeof(Chunk))) != 0;) {
-    if (N < 0 && errno == EINTR)
-      continue;
-    if (N < 0)
-      break;
-    Text.append(Chunk, size_t(N));
-  }
-  close(Pipe[0]);
-  int Status = 0;
-  while (waitpid(Pid, &Status, 0) < 0 && errno == EINTR) {
-  }
-  if (WIFSIGNALED(Status))
-    return createStringError(inconvertibleErrorCode(), "crashed (signal %d)", WTERMSIG(Status));
-  if (Text.empty() || !WIFEXITED(Status) || WEXITSTATUS(Status) != 0)
-    return createStringError(inconvertibleErrorCode(), "exit %d",
-                             WIFEXITED(Status) ? WEXITSTATUS(Status) : -1);
-  if (Text[0] == 'E')
-    return createStringError(inconvertibleErrorCode(), "%s", Text.c_str() + 1);
-  Expected<json::Value> V = json::parse(StringRef(Text).drop_front());
+// Runs Method in a child process (ContainedEvaluation.h) and brings its row back as JSON: a
+// crash or an LLVM fatal error inside one method fails that method's row, and the module's
+// other methods keep theirs. No time limit (a search may rightly take long); LLVM's crash
+// report stays on stderr, where the sweep's log keeps it.
+Expected<EvalRow> runMethodContained(function_ref<Expected<EvalRow>()> Method) {
+  ContainedText T = runContained(
+      [&]() -> Expected<std::string> {
+        Expected<EvalRow> R = Method();
+        if (!R)
+          return R.takeError();
+        std::string Text;
+        raw_string_ostream(Text) << json::Value(toJSON(*R));
+        return Text;
+      },
+      /*TimeoutMs=*/~0u, /*SilenceStderr=*/false);
+  if (!T.Text)
+    return createStringError(inconvertibleErrorCode(), "%s",
+                             (T.Died && StringRef(T.Error).starts_with("signal")
+                                  ? "crashed (" + T.Error + ")"
+                                  : T.Error)
+                                 .c_str());
+  Expected<json::Value> V = json::parse(*T.Text);
   if (!V)
     return V.takeError();
   EvalRow Row;
@@ -594,7 +571,7 @@ int evalModule(const CorpusModule &C, const Config &Cfg, const std::string &Path
       // Each method in its own child (the baseline row is already measured): a crash inside
       // one fails that row only.
       auto Method = [&] { return evalMethod(C, Cfg, M, Base); };
-      Expected<EvalRow> R = M == "oz" ? Method() : runContained(Method);
+      Expected<EvalRow> R = M == "oz" ? Method() : runMethodContained(Method);
       if (R) {
         Row = *R;
         Row.Method = M;
