@@ -1,4 +1,5 @@
 #include "policies/env/Corpus.h"
+#include "runtime/CompileLevel.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -56,6 +57,13 @@ Expected<std::vector<CorpusModule>> readCorpus(const std::string &Dir, const std
     if (const json::Array *Args = MO.getArray("cc1_args"))
       for (const json::Value &A : *Args)
         C.Bench.CC1Args.push_back(A.getAsString().value_or("").str());
+    // A CompilerGym-style module (harvested at -O0 without optnone) is judged as CompilerGym
+    // judges it: against -Oz's pipeline and code generation run on that same -O0 code. Its
+    // recorded arguments say -O0, under which "clang's pipeline" would be -O0's and every
+    // reward would be measured against unoptimized code. The IR keeps -O0's attributes
+    // (noinline, no minsize), as in `opt -Oz` on CompilerGym's bitcode.
+    if (C.Level == "O0")
+      C.Bench.CC1Args = cc1ArgsAtLevel(std::move(C.Bench.CC1Args), "Oz");
     Out.push_back(std::move(C));
   }
   return Out;

@@ -13,6 +13,7 @@ struct CorpusModule {
   std::string Hash, Package, Source, Target;
   std::string Directory; // where it was compiled (Source may be relative to it)
   std::string Level; // the -O level it was harvested at: "Oz", or "O0" for CompilerGym-style
+                     // input (its Bench.CC1Args are then -Oz's: see readCorpus)
   uint64_t IRInstructions = 0;
 };
 

@@ -4,7 +4,8 @@
 //
 //   smartcc-eval --corpus DIR --out DIR [--method oz] [--method candidate:NAME]
 //                [--method random:TRIALSxLENGTH] [--method greedy:STEPS] [--method os|o0]
-//                [--method agent[:MODEL]@EFFORT] [--method policy:MODEL] [--method gcc-os]
+//                [--method agent[:MODEL]@EFFORT[,budget=N]] [--method policy:MODEL]
+//                [--method gcc-os]
 //                [--method coreset:FILE[:K]] [--method perfunc:OPTIONS]
 //                [--method inliner[:MODEL]] [--method regalloc[:MODEL]] [--regalloc-level O2]
 //                [--space autophase+macro+options] [--objective bytes|ir]
@@ -285,12 +286,20 @@ Expected<Model> modelFor(StringRef Path, const std::string &Target, const char *
 // The sequence-value agent at an effort level, as the compiler serves it: "agent@1" (the model
 // built into smartcc for the module's target) or "agent:MODEL.smm@1". Its proposals are
 // measured and the best kept; the row is before the -Oz fallback (the report adds it).
+// "@1,budget=3000" applies the compiler's candidate budget (`candidate_budget`): a module of N
+// IR instructions runs at most 3000 / N proposals, best first, and none leaves clang's -Oz.
 Expected<EvalRow> evalAgent(const CorpusModule &C, StringRef Arg, const EvalRow &Base) {
   EvalRow R = Base;
-  auto [ModelPath, EffortText] = Arg.rsplit('@');
+  auto [ModelPath, Settings] = Arg.rsplit('@');
+  auto [EffortText, BudgetText] = Settings.split(',');
   unsigned Effort = 1;
+  uint64_t Budget = 0;
   if (EffortText.getAsInteger(10, Effort) || Effort > 2)
     return createStringError(inconvertibleErrorCode(), "agent: expected @0, @1 or @2");
+  if (!BudgetText.empty() && (!BudgetText.consume_front("budget=") ||
+                              BudgetText.getAsInteger(10, Budget) || Budget == 0))
+    return createStringError(inconvertibleErrorCode(),
+                             "agent: expected @EFFORT or @EFFORT,budget=N (N > 0)");
   Expected<SequenceAgent> Agent = modelFor<SequenceAgent>(ModelPath, C.Target, "model");
   if (!Agent)
     return Agent.takeError();
@@ -299,6 +308,17 @@ Expected<EvalRow> evalAgent(const CorpusModule &C, StringRef Arg, const EvalRow 
     return L.takeError();
   auto Start = std::chrono::steady_clock::now();
   std::vector<SequenceProposal> Chosen = proposalsForEffort(Agent->rank(*L->M), Effort);
+  if (Budget) {
+    uint64_t Allowed = Budget / std::max<uint64_t>(1, countIRInstructions(*L->M));
+    if (Allowed < Chosen.size())
+      Chosen.resize(Allowed);
+    if (Chosen.empty()) { // clang's own output ships: nothing more was compiled
+      R.IR = Base.ClangIR;
+      R.Bytes = Base.ClangBytes;
+      R.Seconds = since(Start);
+      return R;
+    }
+  }
   Expected<ActionSpace> Space = loadActionSpaces(Agent->spaceName());
   if (!Space)
     return Space.takeError();
