@@ -13,7 +13,9 @@
 #   train  smartcc-train --trainer value, seed 1, 300 epochs, best-on-validation model
 #   ship   copy the model to policies/models/TARGET.smm and write its card (TARGET.md)
 #   eval   smartcc-eval on the reserved packages (eval split, never trained on): -Oz, -Os and the
-#          agent at efforts 0, 1, 2 (effort 2 = best of the whole core set: the Coreset baseline)
+#          agent at efforts 0, 1, 2 (effort 2 = best of the whole core set: the Coreset baseline),
+#          and at efforts 0 and 1 under the compiler's default candidate budget (3000), which is
+#          what smartcc does by default
 # Work goes to ${SMARTCC_AGENT_DIR:-~/.cache/smartcc/agent}/TARGET; tools come from
 # ${SMARTCC_BIN:-build/bin}. Long (hours on 2 cores): run it in the background.
 set -euo pipefail
@@ -25,7 +27,7 @@ BIN=${SMARTCC_BIN:-build/bin}
 D=${SMARTCC_AGENT_DIR:-$HOME/.cache/smartcc/agent}/$T
 C=${SMARTCC_CORPUS_DIR:-$HOME/.cache/smartcc/corpus}
 TABLE_MODULES=${TABLE_MODULES:-600}
-EVAL_MODULES=${EVAL_MODULES:-150}
+EVAL_MODULES=${EVAL_MODULES:-100}
 mkdir -p "$D"
 has() { [[ " $STAGES " == *" $1 "* ]]; }
 
@@ -86,5 +88,7 @@ if has eval; then
     --seed 1 --jobs 2 --target "$T" --out "$D/eval" --space macro+options --objective bytes \
     --title "Eval split (reserved packages), $T, $EVAL_MODULES sampled modules" \
     --method oz --method os --method "agent:policies/models/$T.smm@0" \
-    --method "agent:policies/models/$T.smm@1" --method "agent:policies/models/$T.smm@2"
+    --method "agent:policies/models/$T.smm@1" --method "agent:policies/models/$T.smm@2" \
+    --method "agent:policies/models/$T.smm@0,budget=3000" \
+    --method "agent:policies/models/$T.smm@1,budget=3000"
 fi

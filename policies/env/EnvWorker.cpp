@@ -111,8 +111,8 @@ std::string stateReply(CompilerEnv &Env, json::Object Extra) {
       Reply = stateReply(Env, json::Object{{"reward", R.Reward}, {"done", R.Done},
                                            {"failed", R.Failed}, {"error", R.Error},
                                            {"cache_hit", R.CacheHit}});
-    } else if (Op == "bytes") {
-      Expected<uint64_t> B = Env.objectBytes();
+    } else if (Op == "bytes" || Op == "clang_bytes") {
+      Expected<uint64_t> B = Op == "bytes" ? Env.objectBytes() : Env.clangObjectBytes();
       json::Object O = B ? json::Object{{"bytes", int64_t(*B)}}
                          : json::Object{{"error", toString(B.takeError())}};
       raw_string_ostream(Reply) << json::Value(std::move(O));
@@ -280,9 +280,13 @@ StepResult EnvWorker::step(size_t Action, double Penalty) {
   return R;
 }
 
-Expected<uint64_t> EnvWorker::objectBytes() {
+Expected<uint64_t> EnvWorker::objectBytes() { return askBytes("bytes"); }
+
+Expected<uint64_t> EnvWorker::clangObjectBytes() { return askBytes("clang_bytes"); }
+
+Expected<uint64_t> EnvWorker::askBytes(StringRef Op) {
   std::string Reply;
-  if (!send("{\"op\":\"bytes\"}") || !receive(Reply))
+  if (!send(("{\"op\":\"" + Op + "\"}").str()) || !receive(Reply))
     return createStringError(inconvertibleErrorCode(), "environment worker died (%s)",
                              LastDeath.c_str());
   Expected<json::Value> V = json::parse(Reply);

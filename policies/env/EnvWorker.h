@@ -29,6 +29,7 @@ public:
   uint64_t initialIR() const { return InitialIR; }
   uint64_t clangIR() const { return ClangIR; }
   llvm::Expected<uint64_t> objectBytes();
+  llvm::Expected<uint64_t> clangObjectBytes(); // clang -Oz's object of the episode's module
   const std::vector<CrashRecord> &crashes() const { return Crashes; }
   const ActionSpace &actions() const { return Space; }
   const std::vector<size_t> &history() const { return History; }
@@ -37,6 +38,7 @@ private:
   EnvWorker(ActionSpace Space, EnvOptions Options, unsigned Timeout)
       : Space(std::move(Space)), Options(Options), TimeoutMs(Timeout) {}
   llvm::Error start();
+  llvm::Expected<uint64_t> askBytes(llvm::StringRef Op); // "bytes" or "clang_bytes"
   void stop();
   bool send(const std::string &Message);
   bool receive(std::string &Message); // false on death or timeout (then the worker is gone)

@@ -175,7 +175,7 @@ Error train(const DQNOptions &O, const std::vector<CorpusModule> &Train,
     if (!Validation.empty() && O.ValidateEvery && P.Step / O.ValidateEvery > P.Validations) {
       P.Validations = P.Step / O.ValidateEvery;
       Line["validation_geomean"] =
-          validateGreedy(*Env, Validation, O.ValidationModules, O.Horizon, Stop,
+          validateGreedy(*Env, Validation, O.ValidationModules, O.Reward, O.Horizon, Stop,
                          [&](const std::vector<float> &Obs) { return greedyAction(Q, Obs, P.Stats); });
     }
     appendMetrics(Metrics, json::Value(std::move(Line)));

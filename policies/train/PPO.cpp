@@ -181,7 +181,7 @@ Error train(const PPOOptions &O, const std::vector<CorpusModule> &Train,
     if (!Validation.empty() && O.ValidateEvery && P.Step / O.ValidateEvery > P.Validations) {
       P.Validations = P.Step / O.ValidateEvery;
       Line["validation_geomean"] =
-          validateGreedy(Env, Validation, O.ValidationModules, O.Horizon, Stop,
+          validateGreedy(Env, Validation, O.ValidationModules, O.Reward, O.Horizon, Stop,
                          [&](const std::vector<float> &Obs) {
                            torch::NoGradGuard NoGrad;
                            return Actor->forward(standardizedBatch({&Obs}, P.Stats))

@@ -159,7 +159,7 @@ void appendMetrics(const std::string &Path, const json::Value &Line) {
 }
 
 double validateGreedy(EnvWorker &Env, const std::vector<CorpusModule> &Modules, unsigned Count,
-                      unsigned Horizon, int64_t Stop,
+                      RewardKind Measure, unsigned Horizon, int64_t Stop,
                       const std::function<int64_t(const std::vector<float> &)> &Pick) {
   double Log = 0;
   unsigned N = 0;
@@ -173,7 +173,16 @@ double validateGreedy(EnvWorker &Env, const std::vector<CorpusModule> &Modules, 
       if (A == Stop || Env.step(size_t(A)).Done)
         break;
     }
-    if (Env.irInstructions() && Env.clangIR()) {
+    if (Measure == RewardKind::ObjectBytes) {
+      Expected<uint64_t> Bytes = Env.objectBytes();
+      Expected<uint64_t> Clang = Env.clangObjectBytes();
+      if (Bytes && Clang && *Bytes && *Clang) {
+        Log += std::log(double(*Clang) / double(*Bytes));
+        ++N;
+      }
+      consumeError(Bytes.takeError());
+      consumeError(Clang.takeError());
+    } else if (Env.irInstructions() && Env.clangIR()) {
       Log += std::log(double(Env.clangIR()) / double(Env.irInstructions()));
       ++N;
     }

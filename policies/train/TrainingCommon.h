@@ -79,9 +79,11 @@ torch::Tensor standardizedBatch(const std::vector<const std::vector<float> *> &R
 void appendMetrics(const std::string &Path, const llvm::json::Value &Line);
 
 // Greedy rollouts on held-out modules with Pick choosing each action (Stop ends an episode):
-// geomean of clang -Oz IR / final IR (above 1 = fewer instructions than clang -Oz).
+// geomean of clang -Oz / final, above 1 = smaller than clang -Oz, in the training reward's
+// measure: IR instructions, or object bytes (the model kept is the best on validation, so a
+// byte-trained policy must be chosen by bytes: fewer IR instructions often means more bytes).
 double validateGreedy(EnvWorker &Env, const std::vector<CorpusModule> &Modules, unsigned Count,
-                      unsigned Horizon, int64_t Stop,
+                      RewardKind Measure, unsigned Horizon, int64_t Stop,
                       const std::function<int64_t(const std::vector<float> &)> &Pick);
 
 // Exports Net (its outputs: one value per action, stop last) with the run's metadata.

@@ -695,7 +695,7 @@ Error train(const WorldModelOptions &O, const std::vector<CorpusModule> &Train,
     if (!Validation.empty() && O.ValidateEvery && P.Step / O.ValidateEvery > P.Validations) {
       P.Validations = P.Step / O.ValidateEvery;
       Line["validation_geomean"] = validateGreedy(
-          Env, Validation, O.ValidationModules, O.Horizon, Stop,
+          Env, Validation, O.ValidationModules, O.Reward, O.Horizon, Stop,
           [&](const std::vector<float> &Obs) {
             torch::NoGradGuard NoGrad;
             return A.Student->forward(standardizedBatch({&Obs}, P.Stats)).argmax(1).item<int64_t>();

@@ -198,6 +198,10 @@ TEST_F(CompilerEnvTest, WorkerSurvivesCrashAndHang) {
   Expected<uint64_t> Bytes = Env.objectBytes();
   ASSERT_TRUE(bool(Bytes));
   EXPECT_GT(*Bytes, 0u);
+  // Clang -Oz's object, which byte-reward validation compares with, comes from the worker too.
+  Expected<uint64_t> Clang = Env.clangObjectBytes();
+  ASSERT_TRUE(bool(Clang)) << toString(Clang.takeError());
+  EXPECT_EQ(*Clang, allocBytesOfFile(TempDir + "/interp-clang.o"));
 }
 
 } // namespace
