@@ -2,6 +2,7 @@
 #include "policies/SequenceAgent.h"
 #include "llvm/Support/Format.h"
 #include <chrono>
+#include <ctime>
 
 using namespace llvm;
 
@@ -17,6 +18,14 @@ AgentChoice agentCandidates(const Module &M, const Config &Cfg, StringRef Triple
   if (!Cfg.candidatesAreDefault() && (Origin == Cfg.Origin.end() || Origin->second == "default"))
     return C;
   auto Start = std::chrono::steady_clock::now();
+  // Thread CPU time too: on a loaded machine (make -j, other jobs) the wall time of a
+  // sub-millisecond computation is mostly time spent descheduled.
+  auto CpuNow = [] {
+    timespec T{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &T);
+    return double(T.tv_sec) * 1e3 + double(T.tv_nsec) / 1e6;
+  };
+  double CpuStart = CpuNow();
   std::optional<Expected<SequenceAgent>> Agent;
   if (Cfg.Agent == "builtin")
     Agent = SequenceAgent::builtinFor(Triple);
@@ -57,6 +66,7 @@ AgentChoice agentCandidates(const Module &M, const Config &Cfg, StringRef Triple
   C.Model = (*Agent)->source();
   C.Millis =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - Start).count();
+  C.CpuMillis = CpuNow() - CpuStart;
   return C;
 }
 

@@ -20,7 +20,8 @@ struct AgentChoice {
   std::vector<CandidateSpec> Specs; // its proposals, best predicted first
   std::string Model;                // which model ("<built-in model x86_64.smm>", a path)
   std::string Note;                 // why the agent did not serve (no model, a broken model)
-  double Millis = 0;                // features + inference
+  double Millis = 0;                // features + inference, wall time
+  double CpuMillis = 0;             // the same in this thread's CPU time (load does not count)
   std::vector<std::string> Skipped; // proposals identical to clang's output (not run)
 };
 

@@ -155,7 +155,7 @@ std::string toJSONLine(const TUDecision &D) {
     Line["note"] = D.Note;
   if (!D.AgentModel.empty())
     Line["agent"] = json::Object{{"model", D.AgentModel}, {"effort", int64_t(D.Effort)},
-                                 {"ms", D.AgentMillis}};
+                                 {"ms", D.AgentMillis}, {"cpu_ms", D.AgentCpuMillis}};
   if (!D.InlinerModel.empty())
     Line["inliner"] = D.InlinerModel;
   if (!D.RegAllocModel.empty())

@@ -36,7 +36,8 @@ struct TUDecision {
   std::string InlinerNote;   // why none was (when one was wanted)
   std::string RegAllocModel; // the register-allocation policy of ml-regalloc, if one was used
   std::string RegAllocNote;  // why none was (when one was wanted)
-  double AgentMillis = 0;    // its features and inference
+  double AgentMillis = 0;    // its features and inference (wall)
+  double AgentCpuMillis = 0; // the same in CPU time
   unsigned Effort = 1;
   std::string BudgetNote;    // candidates the candidate budget left out, and why
 

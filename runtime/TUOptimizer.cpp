@@ -151,30 +151,40 @@ std::unique_ptr<CandidatePool> TUOptimizer::launch(Module &M, std::vector<Candid
 }
 
 std::vector<CandidateSpec> TUOptimizer::sizeCandidates(Module &M, StringRef Triple) {
-  // The agent's proposals replace the default candidates (effort 2 keeps them too); candidates
-  // a user configured always run (and the agent only if configured too).
-  Agent = agentCandidates(M, Cfg, Triple);
-  std::vector<CandidateSpec> Specs = Agent.Specs;
-  if (!Agent.Active || Cfg.Effort >= 2 || !Cfg.candidatesAreDefault())
-    for (CandidateSpec &S : Cfg.enabledCandidates())
-      Specs.push_back(std::move(S));
-  // Candidates known to be identical to clang's output on this target cost a compile for
-  // nothing (measured with smartcc-eval; see policies/candidates.toml).
-  llvm::erase_if(Specs, [&](const CandidateSpec &S) {
-    return llvm::any_of(S.SkipTargets, [&](const std::string &P) { return Triple.starts_with(P); });
-  });
   // The candidate budget: a TU of N IR instructions runs at most candidate_budget / N
   // candidates, the agent's best first. Compile time grows with the TU, so the few large TUs
   // of a build are where candidates cost most, while each TU counts once in the geomean.
   // Candidates the user listed (`candidates`) are a request, not a default: they all run.
-  if (Cfg.CandidateBudget && Cfg.candidatesAreDefault()) {
-    uint64_t IR = std::max<uint64_t>(1, countIRInstructions(M));
-    size_t Allowed = size_t(Cfg.CandidateBudget / IR);
+  const bool Budgeted = Cfg.CandidateBudget && Cfg.candidatesAreDefault();
+  const uint64_t IR = Budgeted ? std::max<uint64_t>(1, countIRInstructions(M)) : 0;
+  const uint64_t Allowed = Budgeted ? Cfg.CandidateBudget / IR : UINT64_MAX;
+  std::vector<CandidateSpec> Specs;
+  if (Allowed == 0) {
+    // Nothing would run: the agent is not asked either (its features walk the whole module,
+    // the largest part of its cost, on exactly the largest TUs).
+    BudgetNote = formatv("no candidate runs: {0} IR instructions, budget {1}; the agent was "
+                         "not asked",
+                         IR, Cfg.CandidateBudget)
+                     .str();
+  } else {
+    // The agent's proposals replace the default candidates (effort 2 keeps them too);
+    // candidates a user configured always run (and the agent only if configured too).
+    Agent = agentCandidates(M, Cfg, Triple);
+    Specs = Agent.Specs;
+    if (!Agent.Active || Cfg.Effort >= 2 || !Cfg.candidatesAreDefault())
+      for (CandidateSpec &S : Cfg.enabledCandidates())
+        Specs.push_back(std::move(S));
+    // Candidates known to be identical to clang's output on this target cost a compile for
+    // nothing (measured with smartcc-eval; see policies/candidates.toml).
+    llvm::erase_if(Specs, [&](const CandidateSpec &S) {
+      return llvm::any_of(S.SkipTargets,
+                          [&](const std::string &P) { return Triple.starts_with(P); });
+    });
     if (Allowed < Specs.size()) {
       BudgetNote = formatv("{0} of {1} candidates run: {2} IR instructions, budget {3}",
                            Allowed, Specs.size(), IR, Cfg.CandidateBudget)
                        .str();
-      Specs.resize(Allowed);
+      Specs.resize(size_t(Allowed));
     }
   }
   // The ML inliner, when asked for, decides inlining in every candidate (not in clang's own
@@ -259,6 +269,7 @@ void TUOptimizer::finish(bool CompileSucceeded) {
   D.RegAllocModel = RegAlloc.Policy ? RegAlloc.Policy->source() : "";
   D.RegAllocNote = RegAlloc.Note;
   D.AgentMillis = Agent.Millis;
+  D.AgentCpuMillis = Agent.CpuMillis;
   D.BudgetNote = BudgetNote;
   D.Effort = Cfg.Effort;
   D.BaselineMillis =
