@@ -33,13 +33,14 @@ has() { [[ " $STAGES " == *" $1 "* ]]; }
 case $SETTING in
   compilergym)
     LEVEL=O0 SPACE=autophase REWARD=ir HORIZON=45 OBJECTIVE=ir MAXIR=10000
-    # Steps per trainer: about 25 minutes each on one core (PPO ~290 steps/s, DQN ~70,
-    # the world model ~12 with its default updates per iteration).
-    STEPS_PPO=${STEPS_PPO:-300000} STEPS_DQN=${STEPS_DQN:-80000} STEPS_DREAMER=${STEPS_DREAMER:-16000}
-    DQN_EXTRA="--epsilon-decay 40000" ;;
+    # Steps per trainer: 10-15 minutes each on one core of a loaded 2-core machine (PPO ~250
+    # steps/s, DQN ~50, the world model ~10 with its default updates per iteration).
+    STEPS_PPO=${STEPS_PPO:-150000} STEPS_DQN=${STEPS_DQN:-40000} STEPS_DREAMER=${STEPS_DREAMER:-8000}
+    DQN_EXTRA="--epsilon-decay 20000" ;;
   bytes)
     LEVEL=Oz SPACE=macro+options REWARD=bytes HORIZON=6 OBJECTIVE=bytes MAXIR=3000
-    STEPS_PPO=${STEPS_PPO:-6000} STEPS_DQN=${STEPS_DQN:-6000} STEPS_DREAMER=${STEPS_DREAMER:-4000}
+    # A codegen per step: 10-25 steps/s for DQN and PPO, about 5 for the world model.
+    STEPS_PPO=${STEPS_PPO:-10000} STEPS_DQN=${STEPS_DQN:-10000} STEPS_DREAMER=${STEPS_DREAMER:-3000}
     DQN_EXTRA="--epsilon-decay 3000 --learn-start 500" ;;
   *) echo "train-rl-agents.sh: unknown setting '$SETTING'" >&2; exit 1 ;;
 esac
