@@ -61,11 +61,16 @@ for name, f in (("train", t), ("validation", v)):
     print("| %s | %.4f | %.4f | %.4f | %.4f | %d / %d / %d |" % (
         name, f["top1"], f.get("effort1", f["top3"]), f["oracle"], f["top1_single_trial"], f["wins"], f["ties"],
         f["losses"]))
-rep = os.path.join(d, "eval", "report.md")
-if os.path.exists(rep):
-    print()
-    print("## Evaluation on the reserved packages (never trained on): %s" % rep)
-    print()
+def eval_section(rep):
+    """The eval report's method table, under the command that measured it."""
     text = open(rep).read()
     start = text.find("| method")
-    print(text[start:text.find("\n\n", start)])
+    prov = [l for l in text.splitlines() if l.startswith("Measured with")]
+    return "\n".join(["## Evaluation on the reserved packages (never trained on): %s" % rep, ""]
+                     + prov[:1] + ([""] if prov else [])
+                     + [text[start:text.find("\n\n", start)]])
+# train-agent.sh's eval stage keeps its report in docs/results.
+rep = "docs/results/agent-eval-%s.md" % target
+if os.path.exists(rep):
+    print()
+    print(eval_section(rep))

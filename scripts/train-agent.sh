@@ -15,7 +15,7 @@
 #   eval   smartcc-eval on the reserved packages (eval split, never trained on): -Oz, -Os and the
 #          agent at efforts 0, 1, 2 (effort 2 = best of the whole core set: the Coreset baseline),
 #          and at efforts 0 and 1 under the compiler's default candidate budget (3000), which is
-#          what smartcc does by default
+#          what smartcc does by default; the report is kept as docs/results/agent-eval-TARGET.md
 # Work goes to ${SMARTCC_AGENT_DIR:-~/.cache/smartcc/agent}/TARGET; tools come from
 # ${SMARTCC_BIN:-build/bin}. Long (hours on 2 cores): run it in the background.
 set -euo pipefail
@@ -27,7 +27,7 @@ BIN=${SMARTCC_BIN:-build/bin}
 D=${SMARTCC_AGENT_DIR:-$HOME/.cache/smartcc/agent}/$T
 C=${SMARTCC_CORPUS_DIR:-$HOME/.cache/smartcc/corpus}
 TABLE_MODULES=${TABLE_MODULES:-600}
-EVAL_MODULES=${EVAL_MODULES:-100}
+EVAL_MODULES=${EVAL_MODULES:-400}
 mkdir -p "$D"
 has() { [[ " $STAGES " == *" $1 "* ]]; }
 
@@ -91,4 +91,5 @@ if has eval; then
     --method "agent:policies/models/$T.smm@1" --method "agent:policies/models/$T.smm@2" \
     --method "agent:policies/models/$T.smm@0,budget=3000" \
     --method "agent:policies/models/$T.smm@1,budget=3000"
+  cp "$D/eval/report.md" "docs/results/agent-eval-$T.md"
 fi
