@@ -83,6 +83,10 @@ Error train(const DQNOptions &O, const std::vector<CorpusModule> &Train,
   Replay Memory(O.ReplaySize);
   auto Start = std::chrono::steady_clock::now();
   uint64_t StartStep = P.Step;
+  auto Export = [&] {
+    return exportPolicy(Q, size_t(In), "dqn", O.SpaceName, Setup->Space, O.Horizon, P, O.Seed,
+                        O.RunDir + "/model.smm");
+  };
   while (P.Step < O.TotalSteps) {
     const CorpusModule &M = Train[Rng() % Train.size()];
     if (Error E = Env->reset(M.Bench)) {
@@ -181,17 +185,19 @@ Error train(const DQNOptions &O, const std::vector<CorpusModule> &Train,
     }
     if (!Validation.empty() && O.ValidateEvery && P.Step / O.ValidateEvery > P.Validations) {
       P.Validations = P.Step / O.ValidateEvery;
-      Line["validation_geomean"] =
+      double Score =
           validateGreedy(*Env, Validation, O.ValidationModules, O.Reward, O.Horizon, Stop,
                          [&](const std::vector<float> &Obs) { return greedyAction(Q, Obs, P.Stats); });
+      Line["validation_geomean"] = Score;
+      if (Error E = exportIfBest(Score, Ckpt, int64_t(P.Step), Export))
+        return E;
     }
     appendMetrics(Metrics, json::Value(std::move(Line)));
     if (P.Episode % 10 == 0)
       printStepProgress(P.Step, O.TotalSteps, Rate, P.Episode);
   }
   Save();
-  return exportPolicy(Q, size_t(In), "dqn", O.SpaceName, Setup->Space, O.Horizon, P, O.Seed,
-                      O.RunDir + "/model.smm");
+  return exportIfNeverValidated(Ckpt, Export);
 }
 
 } // namespace

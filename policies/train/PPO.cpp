@@ -54,6 +54,10 @@ Error train(const PPOOptions &O, const std::vector<CorpusModule> &Train,
   auto Start = std::chrono::steady_clock::now();
   uint64_t StartStep = P.Step;
 
+  auto Export = [&] {
+    return exportPolicy(Actor, size_t(In), "ppo", O.SpaceName, Setup->Space, O.Horizon, P,
+                        O.Seed, O.RunDir + "/model.smm");
+  };
   while (P.Step < O.TotalSteps) {
     // Rollout: whole episodes until at least RolloutSteps samples.
     std::vector<Sample> Batch;
@@ -180,7 +184,7 @@ Error train(const PPOOptions &O, const std::vector<CorpusModule> &Train,
                       {"steps_per_second", Rate}};
     if (!Validation.empty() && O.ValidateEvery && P.Step / O.ValidateEvery > P.Validations) {
       P.Validations = P.Step / O.ValidateEvery;
-      Line["validation_geomean"] =
+      double Score =
           validateGreedy(Env, Validation, O.ValidationModules, O.Reward, O.Horizon, Stop,
                          [&](const std::vector<float> &Obs) {
                            torch::NoGradGuard NoGrad;
@@ -188,12 +192,14 @@ Error train(const PPOOptions &O, const std::vector<CorpusModule> &Train,
                                .argmax(1)
                                .item<int64_t>();
                          });
+      Line["validation_geomean"] = Score;
+      if (Error E = exportIfBest(Score, Ckpt, int64_t(P.Step), Export))
+        return E;
     }
     appendMetrics(Metrics, json::Value(std::move(Line)));
     printStepProgress(P.Step, O.TotalSteps, Rate);
   }
-  return exportPolicy(Actor, size_t(In), "ppo", O.SpaceName, Setup->Space, O.Horizon, P, O.Seed,
-                      O.RunDir + "/model.smm");
+  return exportIfNeverValidated(Ckpt, Export);
 }
 
 } // namespace

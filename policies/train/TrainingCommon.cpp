@@ -134,6 +134,19 @@ Error saveBestScore(const std::string &Dir, double Score, int64_t Step) {
   return writeFileAtomically(Dir + "/best.json", Text);
 }
 
+Error exportIfBest(double Score, const std::string &Dir, int64_t Step,
+                   const std::function<Error()> &Export) {
+  if (Score <= loadBestScore(Dir, -1))
+    return Error::success();
+  if (Error E = Export())
+    return E;
+  return saveBestScore(Dir, Score, Step);
+}
+
+Error exportIfNeverValidated(const std::string &Dir, const std::function<Error()> &Export) {
+  return loadBestScore(Dir, -1) < 0 ? Export() : Error::success();
+}
+
 torch::nn::Sequential reluMLP(int64_t In, int64_t Hidden, int64_t Out) {
   return torch::nn::Sequential(torch::nn::Linear(In, Hidden), torch::nn::ReLU(),
                                torch::nn::Linear(Hidden, Hidden), torch::nn::ReLU(),

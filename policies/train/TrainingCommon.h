@@ -68,6 +68,17 @@ llvm::Expected<bool> loadProgress(const std::string &CheckpointDir, Progress &P)
 double loadBestScore(const std::string &CheckpointDir, double Default);
 llvm::Error saveBestScore(const std::string &CheckpointDir, double Score, int64_t Step);
 
+// The policy an environment trainer (DQN, PPO, world model) ships is its best on validation,
+// not its last: after a validation scoring Score, Export writes model.smm if Score beats the
+// best so far (CheckpointDir/best.json, kept across resumes). At the end of a run,
+// exportIfNeverValidated exports the last policy only when no validation ever ran. (On the byte
+// reward the world model's distilled actor collapsed to one bad sequence after a few hundred
+// steps; its last policy was 0.76x clang -Oz on the eval split, its best 1.01x on validation.)
+llvm::Error exportIfBest(double Score, const std::string &CheckpointDir, int64_t Step,
+                         const std::function<llvm::Error()> &Export);
+llvm::Error exportIfNeverValidated(const std::string &CheckpointDir,
+                                   const std::function<llvm::Error()> &Export);
+
 // The feed-forward network most trainers use: two ReLU hidden layers of Hidden units, Out
 // linear outputs (layers 0, 2 and 4 are the Linear ones). Every layer is one the shipped
 // format evaluates.

@@ -666,6 +666,10 @@ Error train(const WorldModelOptions &O, const std::vector<CorpusModule> &Train,
   auto Start = std::chrono::steady_clock::now();
   uint64_t StartStep = P.Step;
 
+  auto Export = [&] {
+    return exportPolicy(A.Student, size_t(In), "dreamer", O.SpaceName, Setup->Space, O.Horizon,
+                        P, O.Seed, O.RunDir + "/model.smm");
+  };
   while (P.Step < O.TotalSteps) {
     // Both generators restart from (seed, step) every iteration: with the replay and the
     // optimizers checkpointed, a resumed run repeats what the uninterrupted one would do.
@@ -694,20 +698,22 @@ Error train(const WorldModelOptions &O, const std::vector<CorpusModule> &Train,
     // Validation plays the distilled actor greedily: the figure measures what ships.
     if (!Validation.empty() && O.ValidateEvery && P.Step / O.ValidateEvery > P.Validations) {
       P.Validations = P.Step / O.ValidateEvery;
-      Line["validation_geomean"] = validateGreedy(
+      double Score = validateGreedy(
           Env, Validation, O.ValidationModules, O.Reward, O.Horizon, Stop,
           [&](const std::vector<float> &Obs) {
             torch::NoGradGuard NoGrad;
             return A.Student->forward(standardizedBatch({&Obs}, P.Stats)).argmax(1).item<int64_t>();
           });
+      Line["validation_geomean"] = Score;
+      if (Error E = exportIfBest(Score, Ckpt, int64_t(P.Step), Export))
+        return E;
     }
     if (Error E = saveCheckpoint(A, Replay, P, Ckpt))
       return E;
     appendMetrics(Metrics, json::Value(std::move(Line)));
     printStepProgress(P.Step, O.TotalSteps, Rate);
   }
-  return exportPolicy(A.Student, size_t(In), "dreamer", O.SpaceName, Setup->Space, O.Horizon, P,
-                      O.Seed, O.RunDir + "/model.smm");
+  return exportIfNeverValidated(Ckpt, Export);
 }
 
 } // namespace
