@@ -40,7 +40,7 @@ print("| split | by Debian package (harvest-corpus.py: validation iff sha256(nam
 print("| corpus manifest | policies/corpus/modules-train.jsonl sha256 %s |" %
       sha("policies/corpus/modules-train.jsonl"))
 print("| source commit | %s |" % commit)
-print("| reproduce | `bash scripts/train-agent.sh %s mine train ship eval` |" % target)
+print("| reproduce | `bash scripts/train-agent.sh %s mine tables train ship eval` |" % target)
 print()
 print("Training command(s):\n")
 for c in commands:

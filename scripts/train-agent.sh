@@ -7,9 +7,9 @@
 #          (policies/models/splits), or fresh ones (harvest-corpus.py hashes) with REFRESH_LISTS=1
 #   mine   smartcc-coreset: greedy search (3 steps, macro+options space, object bytes) on 150
 #          training modules, every found sequence measured on all 150, a core set of 16 picked
-#          greedily by never-worse geomean; clang-default-os variants appended (-Os headroom);
-#          then the value tables: the core set measured on TABLE_MODULES training modules and
-#          on every validation module
+#          greedily by never-worse geomean; clang-default-os variants appended (-Os headroom)
+#   tables the value tables: the core set measured on TABLE_MODULES training modules and on
+#          every validation module (CORESET_FROM_MODEL=1: the shipped model's core set, no mining)
 #   train  smartcc-train --trainer value, seed 1, 300 epochs, best-on-validation model
 #   ship   copy the model to policies/models/TARGET.smm and write its card (TARGET.md)
 #   eval   smartcc-eval on the reserved packages (eval split, never trained on): -Oz, -Os and the
@@ -20,9 +20,9 @@
 # ${SMARTCC_BIN:-build/bin}. Long (hours on 2 cores): run it in the background.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-T=${1:?usage: train-agent.sh x86_64|aarch64 [lists mine train ship eval]}
+T=${1:?usage: train-agent.sh x86_64|aarch64 [lists mine tables train ship eval]}
 shift
-STAGES=${*:-lists mine train ship eval}
+STAGES=${*:-lists mine tables train ship eval}
 BIN=${SMARTCC_BIN:-build/bin}
 D=${SMARTCC_AGENT_DIR:-$HOME/.cache/smartcc/agent}/$T
 C=${SMARTCC_CORPUS_DIR:-$HOME/.cache/smartcc/corpus}
@@ -61,6 +61,21 @@ cs["sequences"] = cs["sequences"] + [s for s in extra if s not in cs["sequences"
 json.dump(cs, open(sys.argv[2], "w"))
 print("core set: %d sequences" % len(cs["sequences"]))
 PY
+fi
+
+if has tables; then
+  # CORESET_FROM_MODEL=1: the shipped model's own core set (its metadata), to retrain the
+  # chooser on more modules without mining again.
+  if [ -n "${CORESET_FROM_MODEL:-}" ] && [ ! -f "$D/coreset-final.json" ]; then
+    python3 - "policies/models/$T.smm" "$D/coreset-final.json" <<'PY'
+import json, sys
+with open(sys.argv[1], "rb") as f:
+    f.readline()
+    meta = json.loads(f.readline())
+json.dump({"space": meta["space"], "sequences": meta["sequences"]}, open(sys.argv[2], "w"))
+print("core set of %s: %d sequences" % (sys.argv[1], len(meta["sequences"])))
+PY
+  fi
   "$BIN/smartcc-coreset" --corpus "$C/train-pool" --hashes "$D/train.txt" --out "$D/table" \
     --coreset "$D/coreset-final.json" --table-modules "$TABLE_MODULES" --space macro+options \
     --objective bytes --jobs 2 --seed 1
