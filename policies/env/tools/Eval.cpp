@@ -288,18 +288,34 @@ Expected<Model> modelFor(StringRef Path, const std::string &Target, const char *
 // measured and the best kept; the row is before the -Oz fallback (the report adds it).
 // "@1,budget=3000" applies the compiler's candidate budget (`candidate_budget`): a module of N
 // IR instructions runs at most 3000 / N proposals, best first, and none leaves clang's -Oz.
-Expected<EvalRow> evalAgent(const CorpusModule &C, StringRef Arg, const EvalRow &Base) {
-  EvalRow R = Base;
-  auto [ModelPath, Settings] = Arg.rsplit('@');
-  auto [EffortText, BudgetText] = Settings.split(',');
+struct AgentMethod {
+  StringRef ModelPath; // empty: the built-in model for the module's target
   unsigned Effort = 1;
-  uint64_t Budget = 0;
-  if (EffortText.getAsInteger(10, Effort) || Effort > 2)
+  uint64_t Budget = 0; // 0: no candidate budget
+};
+
+Expected<AgentMethod> parseAgentMethod(StringRef Arg) {
+  AgentMethod A;
+  auto [ModelPath, Settings] = Arg.rsplit('@');
+  A.ModelPath = ModelPath;
+  auto [EffortText, BudgetText] = Settings.split(',');
+  if (EffortText.getAsInteger(10, A.Effort) || A.Effort > 2)
     return createStringError(inconvertibleErrorCode(), "agent: expected @0, @1 or @2");
   if (!BudgetText.empty() && (!BudgetText.consume_front("budget=") ||
-                              BudgetText.getAsInteger(10, Budget) || Budget == 0))
+                              BudgetText.getAsInteger(10, A.Budget) || A.Budget == 0))
     return createStringError(inconvertibleErrorCode(),
                              "agent: expected @EFFORT or @EFFORT,budget=N (N > 0)");
+  return A;
+}
+
+Expected<EvalRow> evalAgent(const CorpusModule &C, StringRef Arg, const EvalRow &Base) {
+  EvalRow R = Base;
+  Expected<AgentMethod> A = parseAgentMethod(Arg);
+  if (!A)
+    return A.takeError();
+  StringRef ModelPath = A->ModelPath;
+  const unsigned Effort = A->Effort;
+  const uint64_t Budget = A->Budget;
   Expected<SequenceAgent> Agent = modelFor<SequenceAgent>(ModelPath, C.Target, "model");
   if (!Agent)
     return Agent.takeError();
@@ -534,6 +550,44 @@ Expected<EvalRow> evalMethod(const CorpusModule &C, const Config &Cfg, const std
   return R;
 }
 
+// A method's spelling, checked before any module is evaluated: a misspelt method would
+// otherwise fail every row of a sweep that exits 0 (and a malformed search budget would abort
+// in std::stoul inside each child).
+Error checkMethod(StringRef M) {
+  auto Bad = [&](const char *Expected) {
+    return createStringError(inconvertibleErrorCode(), "--method %s: expected %s",
+                             M.str().c_str(), Expected);
+  };
+  auto Digits = [](StringRef S) {
+    return !S.empty() && S.find_first_not_of("0123456789") == StringRef::npos;
+  };
+  if (is_contained({"oz", "os", "o0", "gcc-os", "inliner", "regalloc"}, M))
+    return Error::success();
+  for (StringRef Prefix : {"candidate:", "coreset:", "inliner:", "regalloc:", "policy:",
+                           "perfunc:"})
+    if (M.starts_with(Prefix))
+      return M.size() > Prefix.size() ? Error::success() : Bad("an argument after the colon");
+  if (M.starts_with("agent")) {
+    StringRef Arg = M.drop_front(5);
+    if (!Arg.empty() && !Arg.consume_front(":") && !Arg.starts_with("@"))
+      return Bad("agent[:MODEL]@EFFORT[,budget=N]");
+    if (!Arg.contains('@'))
+      return Bad("agent[:MODEL]@EFFORT[,budget=N]");
+    Expected<AgentMethod> A = parseAgentMethod(Arg);
+    return A ? Error::success() : A.takeError();
+  }
+  auto [Kind, Arg] = M.split(':');
+  if (Kind == "random") {
+    auto [Trials, Length] = Arg.split('x');
+    return Digits(Trials) && Digits(Length) ? Error::success() : Bad("random:TRIALSxLENGTH");
+  }
+  if (Kind == "greedy")
+    return Digits(Arg) ? Error::success() : Bad("greedy:STEPS");
+  return Bad("oz, os, o0, gcc-os, candidate:NAME, coreset:FILE[:K], agent[:MODEL]@EFFORT, "
+             "policy:MODEL, perfunc:OPTIONS, inliner[:MODEL], regalloc[:MODEL], "
+             "random:TRIALSxLENGTH or greedy:STEPS");
+}
+
 // Runs Method in a child process (ContainedEvaluation.h) and brings its row back as JSON: a
 // crash or an LLVM fatal error inside one method fails that method's row, and the module's
 // other methods keep theirs. No time limit (a search may rightly take long); LLVM's crash
@@ -613,6 +667,11 @@ int main(int Argc, const char **Argv) {
   cl::ParseCommandLineOptions(Argc, Argv, "smartcc evaluation harness\n");
   if (Methods.empty())
     Methods.push_back("oz");
+  for (const std::string &M : Methods)
+    if (Error E = checkMethod(M)) {
+      errs() << "smartcc-eval: error: " << toString(std::move(E)) << "\n";
+      return 1;
+    }
   readGccSizes();
   Expected<std::vector<CorpusModule>> Corpus = readCorpus(CorpusDir, Level);
   ConfigEnvironment CE = ConfigEnvironment::fromProcess();
