@@ -156,8 +156,9 @@ std::vector<CandidateSpec> TUOptimizer::sizeCandidates(Module &M, StringRef Trip
   // of a build are where candidates cost most, while each TU counts once in the geomean.
   // Candidates the user listed (`candidates`) are a request, not a default: they all run.
   const bool Budgeted = Cfg.CandidateBudget && Cfg.candidatesAreDefault();
-  const uint64_t IR = Budgeted ? std::max<uint64_t>(1, countIRInstructions(M)) : 0;
-  const uint64_t Allowed = Budgeted ? Cfg.CandidateBudget / IR : UINT64_MAX;
+  const uint64_t IR = Budgeted ? countIRInstructions(M) : 0;
+  const uint64_t Allowed =
+      Budgeted ? candidatesWithinBudget(Cfg.CandidateBudget, IR) : UINT64_MAX;
   std::vector<CandidateSpec> Specs;
   if (Allowed == 0) {
     // Nothing would run: the agent is not asked either (its features walk the whole module,

@@ -1,7 +1,7 @@
 // The DQN baseline (the seed project's trainer, kept so that stronger trainers have something
 // to beat): epsilon-greedy exploration, experience replay, a target network (with Double DQN's
-// target), Huber loss, and Welford standardization of the observation. The action set is the environment's plus a
-// learned stop action (the last index), with a horizon of MaxSteps.
+// target), Huber loss, and Welford standardization of the observation. The action set is the
+// environment's plus a learned stop action (the last index), with a horizon of MaxSteps.
 #pragma once
 #include "policies/env/Corpus.h"
 #include "policies/env/EnvWorker.h"

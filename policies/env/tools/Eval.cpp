@@ -325,7 +325,7 @@ Expected<EvalRow> evalAgent(const CorpusModule &C, StringRef Arg, const EvalRow 
   auto Start = std::chrono::steady_clock::now();
   std::vector<SequenceProposal> Chosen = proposalsForEffort(Agent->rank(*L->M), Effort);
   if (Budget) {
-    uint64_t Allowed = Budget / std::max<uint64_t>(1, countIRInstructions(*L->M));
+    uint64_t Allowed = candidatesWithinBudget(Budget, countIRInstructions(*L->M));
     if (Allowed < Chosen.size())
       Chosen.resize(Allowed);
     if (Chosen.empty()) { // clang's own output ships: nothing more was compiled
@@ -452,7 +452,8 @@ Expected<EvalRow> evalPolicy(const CorpusModule &C, StringRef Path, const EvalRo
 }
 
 // Searches with the environment, then measures the best sequence both ways.
-Expected<EvalRow> evalSearch(const CorpusModule &C, StringRef Method, const EvalRow &Base) {
+Expected<EvalRow> evalSearch(const CorpusModule &C, StringRef Kind, StringRef Arg,
+                             const EvalRow &Base) {
   EvalRow R = Base;
   Expected<ActionSpace> Space = loadActionSpaces(SpaceName);
   if (!Space)
@@ -460,7 +461,6 @@ Expected<EvalRow> evalSearch(const CorpusModule &C, StringRef Method, const Eval
   Objective O = ObjectiveName == "ir" ? Objective::IRInstructions : Objective::ObjectBytes;
   CompilerEnv Env(std::move(*Space), EnvOptions{RewardKind::IRInstructions, 1000});
   auto Start = std::chrono::steady_clock::now();
-  auto [Kind, Arg] = Method.split(':');
   Expected<SearchResult> S = createStringError(inconvertibleErrorCode(), "bad method");
   if (Kind == "random") {
     auto [Trials, Length] = Arg.split('x');
@@ -510,50 +510,15 @@ Expected<EvalRow> evalGccOs(const CorpusModule &C, const EvalRow &Base) {
   return R;
 }
 
-// One method on one module (everything but "oz", which is the baseline itself).
-Expected<EvalRow> evalMethod(const CorpusModule &C, const Config &Cfg, const std::string &M,
-                             const EvalRow &Base) {
-  Expected<EvalRow> R = createStringError(inconvertibleErrorCode(), "unknown method");
-  if (M == "oz") {
-    R = Base;
-    R->IR = Base.ClangIR, R->Bytes = Base.ClangBytes, R->Seconds = Base.ClangSeconds;
-  } else if (StringRef(M).starts_with("candidate:")) {
-    std::string Name = StringRef(M).drop_front(10).str();
-    auto It = Cfg.CandidateLibrary.find(Name);
-    if (It != Cfg.CandidateLibrary.end())
-      R = evalCandidate(C, It->second, Base);
-    else
-      R = createStringError(inconvertibleErrorCode(), "no candidate '%s'", Name.c_str());
-  } else if (StringRef(M).starts_with("coreset:")) {
-    R = evalCoreset(C, StringRef(M).drop_front(8), Base);
-  } else if (M == "gcc-os") {
-    R = evalGccOs(C, Base);
-  } else if (M == "os" || M == "o0") {
-    R = evalLevel(C, M == "os" ? "Os" : "O0", Base);
-  } else if (StringRef(M).starts_with("agent")) {
-    StringRef Arg = StringRef(M).drop_front(5);
-    Arg.consume_front(":");
-    R = evalAgent(C, Arg, Base);
-  } else if (StringRef(M).starts_with("inliner")) {
-    StringRef Arg = StringRef(M).drop_front(7);
-    Arg.consume_front(":");
-    R = evalInliner(C, Arg, Base);
-  } else if (M == "regalloc" || StringRef(M).starts_with("regalloc:")) {
-    R = evalRegAlloc(C, StringRef(M).drop_front(std::min<size_t>(M.size(), 9)), Base);
-  } else if (StringRef(M).starts_with("policy:")) {
-    R = evalPolicy(C, StringRef(M).drop_front(7), Base);
-  } else if (StringRef(M).starts_with("perfunc:")) {
-    R = evalPerFunction(C, StringRef(M).drop_front(8), Base);
-  } else {
-    R = evalSearch(C, M, Base);
-  }
-  return R;
-}
+// A --method split into its kind and argument, and checked: the one place that knows the
+// methods' spellings. smartcc-eval parses every method before any module runs (a misspelt
+// one would otherwise fail every row of a sweep that exits 0, and a malformed search budget
+// abort in std::stoul inside each child), then dispatches on the kind.
+struct MethodSpec {
+  StringRef Kind, Arg; // "agent", "MODEL.smm@1,budget=3000"; "random", "10x45"; "oz", ""
+};
 
-// A method's spelling, checked before any module is evaluated: a misspelt method would
-// otherwise fail every row of a sweep that exits 0 (and a malformed search budget would abort
-// in std::stoul inside each child).
-Error checkMethod(StringRef M) {
+Expected<MethodSpec> parseMethod(StringRef M) {
   auto Bad = [&](const char *Expected) {
     return createStringError(inconvertibleErrorCode(), "--method %s: expected %s",
                              M.str().c_str(), Expected);
@@ -562,30 +527,64 @@ Error checkMethod(StringRef M) {
     return !S.empty() && S.find_first_not_of("0123456789") == StringRef::npos;
   };
   if (is_contained({"oz", "os", "o0", "gcc-os", "inliner", "regalloc"}, M))
-    return Error::success();
-  for (StringRef Prefix : {"candidate:", "coreset:", "inliner:", "regalloc:", "policy:",
-                           "perfunc:"})
-    if (M.starts_with(Prefix))
-      return M.size() > Prefix.size() ? Error::success() : Bad("an argument after the colon");
-  if (M.starts_with("agent")) {
+    return MethodSpec{M, ""};
+  if (M.starts_with("agent")) { // agent@E or agent:MODEL@E
     StringRef Arg = M.drop_front(5);
-    if (!Arg.empty() && !Arg.consume_front(":") && !Arg.starts_with("@"))
+    if ((!Arg.consume_front(":") && !Arg.starts_with("@")) || !Arg.contains('@'))
       return Bad("agent[:MODEL]@EFFORT[,budget=N]");
-    if (!Arg.contains('@'))
-      return Bad("agent[:MODEL]@EFFORT[,budget=N]");
-    Expected<AgentMethod> A = parseAgentMethod(Arg);
-    return A ? Error::success() : A.takeError();
+    if (Expected<AgentMethod> A = parseAgentMethod(Arg); !A)
+      return A.takeError();
+    return MethodSpec{"agent", Arg};
   }
   auto [Kind, Arg] = M.split(':');
+  if (is_contained({"candidate", "coreset", "inliner", "regalloc", "policy", "perfunc"}, Kind))
+    return Arg.empty() ? Expected<MethodSpec>(Bad("an argument after the colon"))
+                       : MethodSpec{Kind, Arg};
   if (Kind == "random") {
     auto [Trials, Length] = Arg.split('x');
-    return Digits(Trials) && Digits(Length) ? Error::success() : Bad("random:TRIALSxLENGTH");
+    if (!Digits(Trials) || !Digits(Length))
+      return Bad("random:TRIALSxLENGTH");
+    return MethodSpec{Kind, Arg};
   }
   if (Kind == "greedy")
-    return Digits(Arg) ? Error::success() : Bad("greedy:STEPS");
+    return Digits(Arg) ? Expected<MethodSpec>(MethodSpec{Kind, Arg}) : Bad("greedy:STEPS");
   return Bad("oz, os, o0, gcc-os, candidate:NAME, coreset:FILE[:K], agent[:MODEL]@EFFORT, "
              "policy:MODEL, perfunc:OPTIONS, inliner[:MODEL], regalloc[:MODEL], "
              "random:TRIALSxLENGTH or greedy:STEPS");
+}
+
+// One method on one module.
+Expected<EvalRow> evalMethod(const CorpusModule &C, const Config &Cfg, const MethodSpec &M,
+                             const EvalRow &Base) {
+  if (M.Kind == "oz") {
+    EvalRow R = Base;
+    R.IR = Base.ClangIR, R.Bytes = Base.ClangBytes, R.Seconds = Base.ClangSeconds;
+    return R;
+  }
+  if (M.Kind == "candidate") {
+    auto It = Cfg.CandidateLibrary.find(M.Arg.str());
+    if (It == Cfg.CandidateLibrary.end())
+      return createStringError(inconvertibleErrorCode(), "no candidate '%s'",
+                               M.Arg.str().c_str());
+    return evalCandidate(C, It->second, Base);
+  }
+  if (M.Kind == "coreset")
+    return evalCoreset(C, M.Arg, Base);
+  if (M.Kind == "gcc-os")
+    return evalGccOs(C, Base);
+  if (M.Kind == "os" || M.Kind == "o0")
+    return evalLevel(C, M.Kind == "os" ? "Os" : "O0", Base);
+  if (M.Kind == "agent")
+    return evalAgent(C, M.Arg, Base);
+  if (M.Kind == "inliner")
+    return evalInliner(C, M.Arg, Base);
+  if (M.Kind == "regalloc")
+    return evalRegAlloc(C, M.Arg, Base);
+  if (M.Kind == "policy")
+    return evalPolicy(C, M.Arg, Base);
+  if (M.Kind == "perfunc")
+    return evalPerFunction(C, M.Arg, Base);
+  return evalSearch(C, M.Kind, M.Arg, Base); // random, greedy
 }
 
 // Runs Method in a child process (ContainedEvaluation.h) and brings its row back as JSON: a
@@ -642,10 +641,13 @@ int evalModule(const CorpusModule &C, const Config &Cfg, const std::string &Path
     for (const std::string &M : Methods) {
       EvalRow Row = Base;
       Row.Method = M;
+      Expected<MethodSpec> Spec = parseMethod(M); // checked in main: cannot fail here
+      if (!Spec)
+        return 1;
       // Each method in its own child (the baseline row is already measured): a crash inside
       // one fails that row only.
-      auto Method = [&] { return evalMethod(C, Cfg, M, Base); };
-      Expected<EvalRow> R = M == "oz" ? Method() : runMethodContained(Method);
+      auto Method = [&] { return evalMethod(C, Cfg, *Spec, Base); };
+      Expected<EvalRow> R = Spec->Kind == "oz" ? Method() : runMethodContained(Method);
       if (R) {
         Row = *R;
         Row.Method = M;
@@ -668,8 +670,8 @@ int main(int Argc, const char **Argv) {
   if (Methods.empty())
     Methods.push_back("oz");
   for (const std::string &M : Methods)
-    if (Error E = checkMethod(M)) {
-      errs() << "smartcc-eval: error: " << toString(std::move(E)) << "\n";
+    if (Expected<MethodSpec> Spec = parseMethod(M); !Spec) {
+      errs() << "smartcc-eval: error: " << toString(Spec.takeError()) << "\n";
       return 1;
     }
   readGccSizes();
