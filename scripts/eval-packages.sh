@@ -20,7 +20,7 @@ CACHE=${SMARTCC_SRC_CACHE:-$HOME/.cache/smartcc/corpus/src-cache}
 mkdir -p "$OUT" && OUT=$(cd "$OUT" && pwd)
 QEMU="qemu-aarch64 -L /usr/aarch64-linux-gnu"
 
-source_of() { # package version-prefix -> extracted upstream tree under OUT/src
+source_of() { # PACKAGE -> its extracted upstream tree under OUT/src
   local pkg=$1 dir
   mkdir -p "$OUT/src"
   local tarball
