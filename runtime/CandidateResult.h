@@ -31,6 +31,7 @@ struct CandidateResult {
   double Millis = 0;         // wall time in the candidate process
   double RegAllocCost = 0;   // frequency-weighted spills, reloads, copies (RegAllocCost.h)
   unsigned RegAllocRanges = 0, RegAllocChanged = 0; // with a register-allocation policy
+  unsigned RegAllocEvictions = 0; // eviction decisions its eviction heads took (shipped mix)
   // Functions with a spill cost, and how many of them a policy head allocated (per-function
   // choice, runtime/RegAllocPortfolio.h); code generations the choice took.
   unsigned RegAllocFunctions = 0, RegAllocFunctionsChanged = 0, RegAllocCodegens = 0;

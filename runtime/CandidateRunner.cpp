@@ -123,6 +123,7 @@ void runCandidate(Module &M, const CandidateSpec &Spec, const CandidateContext &
     R.RegAllocCost = P->Cost.weighted();
     R.RegAllocRanges = P->Log.Ranges;
     R.RegAllocChanged = P->Log.Changed;
+    R.RegAllocEvictions = P->Log.Evictions;
     R.RegAllocFunctions = P->Functions;
     R.RegAllocFunctionsChanged = P->FunctionsChanged;
     R.RegAllocCodegens = P->Codegens;

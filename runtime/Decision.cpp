@@ -87,9 +87,14 @@ void printExplain(const TUDecision &D, raw_ostream &OS) {
     for (const CandidateReport &C : D.Candidates)
       if (C.Result.RegAllocRanges)
         OS << format(", %u of %u priorities changed in %s (%u of %u functions with spill cost "
-                     "allocated by the policy)",
+                     "allocated by the policy%s)",
                      C.Result.RegAllocChanged, C.Result.RegAllocRanges, C.Name.c_str(),
-                     C.Result.RegAllocFunctionsChanged, C.Result.RegAllocFunctions);
+                     C.Result.RegAllocFunctionsChanged, C.Result.RegAllocFunctions,
+                     C.Result.RegAllocEvictions
+                         ? (", " + std::to_string(C.Result.RegAllocEvictions) +
+                            " evictions decided by it")
+                               .c_str()
+                         : "");
     OS << "\n";
   } else if (!D.RegAllocNote.empty()) {
     OS << "  regalloc: " << D.RegAllocNote << "\n";
@@ -120,6 +125,7 @@ std::string toJSONLine(const TUDecision &D) {
       O["regalloc_cost"] = C.Result.RegAllocCost;
     if (C.Result.RegAllocRanges) {
       O["priorities_changed"] = int64_t(C.Result.RegAllocChanged);
+      O["evictions_decided"] = int64_t(C.Result.RegAllocEvictions);
       O["functions_changed"] = int64_t(C.Result.RegAllocFunctionsChanged);
       O["functions_with_cost"] = int64_t(C.Result.RegAllocFunctions);
       O["regalloc_codegens"] = int64_t(C.Result.RegAllocCodegens);

@@ -189,7 +189,8 @@ std::vector<CandidateSpec> TUOptimizer::sizeCandidates(Module &M, StringRef Trip
     }
   }
   // The ML inliner, when asked for, decides inlining in every candidate (not in clang's own
-  // output, nor in the replica below that stands for it).
+  // output, nor in the replica below that stands for it). Its own candidate is the user's
+  // request, like configured candidates: the budget does not remove it.
   Inliner = inlinerFor(Cfg, Triple);
   applyInliner(Specs, Inliner);
   // With -S or the IR metric, clang's own output says nothing about its object size or IR,

@@ -38,12 +38,15 @@ print("# Model card: regalloc/%s.smm (register-allocation policy, %s)" % (target
 print()
 print("| | |\n|---|---|")
 print("| trainer | `smartcc-train --trainer regalloc-es` (policies/train/RegAllocTraining.cpp) |")
-print("| what it decides | %d heads rescaling the greedy allocator's priorities%s; the compiler "
-      "allocates each function with the cheapest of LLVM's allocation and the heads', within "
-      "a byte budget: the module's functions may not grow in all "
+evictions = meta.get("head_evictions", [])
+print("| what it decides | %d heads rescaling the greedy allocator's priorities%s%s; the "
+      "compiler allocates each function with the cheapest of LLVM's allocation and the heads', "
+      "within a byte budget: the module's functions may not grow in all "
       "(runtime/RegAllocPortfolio.h) |" % (
           meta.get("heads", 1),
-          ", some with greedy allocator options" if any(meta.get("head_options", [])) else ""))
+          ", some with greedy allocator options" if any(meta.get("head_options", [])) else "",
+          ", %d of them also taking the allocator's eviction decisions (LLVM's ML eviction "
+          "advisor, served in-process)" % sum(1 for e in evictions if e) if any(evictions) else ""))
 print("| inputs | %d live-range features (docs/ml-regalloc.md) |" % meta.get("input_size", 0))
 print("| level | -%s (clang's optimized module at that level, codegen only) |" % meta.get("level"))
 print("| data | %s training modules with a spill cost, %s validation modules: the modules "
@@ -67,6 +70,13 @@ if meta.get("option_heads"):
     print("| options per head | %s |" % "; ".join(
         "%d: %s" % (i, " ".join(o) if o else "none")
         for i, o in enumerate(meta.get("head_options", []))))
+if meta.get("eviction_heads"):
+    print("| eviction candidates | %d seeded eviction scorers (perturbations of LLVM's rule: "
+          "evict the lightest interference, break few hints), alternately on LLVM's priorities "
+          "and on the heads chosen first among the drawn ones |" % meta["eviction_heads"])
+    print("| eviction weights per head | %s |" % "; ".join(
+        "%d: %s" % (i, ", ".join("%s %g" % kv for kv in sorted(e.items())) if e else "LLVM's")
+        for i, e in enumerate(evictions)))
 print("| kept | iteration %s of %d (best on validation) |" % (
     meta.get("iteration"), max([m.get("step", 0) for m in metrics] or [0])))
 try:

@@ -6,6 +6,9 @@
 #   train  smartcc-train --trainer regalloc-es: 8 linear heads chosen among CANDIDATES (64) seeded random
 #          ones and, with OPTION_HEADS (8), candidates carrying greedy allocator options (each
 #          option set on LLVM's priorities and on the first 8 heads chosen), by their
+#          measured worth on the training modules and, with EVICTION_HEADS (24), candidates
+#          that decide the allocator's evictions (seeded eviction scorers served to LLVM's ML
+#          eviction advisor, on LLVM's priorities and on the best drawn heads), all by their
 #          measured worth on the training modules (the greedy allocator's own
 #          spill cost at -O2, each function at the cheapest of LLVM's priorities and the heads:
 #          what the compiler serves), then ITERATIONS (default 0) evolution-strategies
@@ -39,7 +42,7 @@ if has train; then
   "$BIN/smartcc-train" --trainer regalloc-es --corpus "$C/train-pool" \
     --hashes "$LISTS/$T-train.txt" --validation-hashes "$LISTS/$T-validation.txt" \
     --run "$D/run" --target "$T" --compile-level O2 --heads 8 --candidate-heads "${CANDIDATES:-64}" \
-    --option-heads "${OPTION_HEADS:-8}" --init-spread 2 \
+    --option-heads "${OPTION_HEADS:-8}" --eviction-heads "${EVICTION_HEADS:-24}" --init-spread 2 \
     --iterations "$ITERATIONS" --pairs 8 --modules-per-iteration 16 --sigma 0.1 \
     --step-size 0.02 --validate-every 5 --validation-modules 60 --jobs 2 --seed 1
   "$BIN/smartcc-train" --report "$D/run"

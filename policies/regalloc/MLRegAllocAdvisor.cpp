@@ -1,10 +1,15 @@
 #include "policies/regalloc/MLRegAllocAdvisor.h"
 #include "policies/regalloc/AllocatorOptions.h"
+#include "policies/regalloc/EvictionChannel.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/CodeGen/LiveInterval.h"
 #include "llvm/CodeGen/LiveIntervals.h"
 #include "llvm/CodeGen/MachineRegisterInfo.h"
+#include "llvm/CodeGen/MachineFunction.h"
+#include "llvm/CodeGen/RegAllocEvictionAdvisor.h"
 #include "llvm/CodeGen/RegAllocPriorityAdvisor.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/Module.h"
 #include "llvm/CodeGen/RegisterClassInfo.h"
 #include "llvm/CodeGen/SlotIndexes.h"
 #include "llvm/CodeGen/VirtRegMap.h"
@@ -14,6 +19,7 @@
 #include "llvm/Support/CommandLine.h"
 #include <cmath>
 #include <iterator>
+#include <atomic>
 #include <mutex>
 
 using namespace llvm;
@@ -25,6 +31,7 @@ thread_local const RegAllocPolicy *CurrentPolicy = nullptr;
 thread_local RegAllocLog *CurrentLog = nullptr;
 thread_local const RegAllocPlan *CurrentPlan = nullptr;
 PassInfo::NormalCtor_t LLVMPriorityAnalysisCtor = nullptr;
+PassInfo::NormalCtor_t LLVMEvictionAnalysisCtor = nullptr;
 
 float log1pf(double X) { return float(std::log1p(std::max(0.0, X))); }
 
@@ -162,6 +169,95 @@ Pass *createPriorityAnalysis() {
   return new PolicyPriorityAnalysis(Greedy, nullptr, nullptr);
 }
 
+// Eviction heads. LLVM's ML eviction advisor in release mode makes its model runner at its
+// first advisor, from the process-wide option naming the channel; several threads may be
+// starting one at once (the trainer, smartcc-eval), so the option is set and the runner made
+// under this lock, and the option is cleared again.
+std::mutex EvictionChannelOptionLock;
+
+class PolicyEvictionProvider : public RegAllocEvictionAdvisorProvider {
+public:
+  PolicyEvictionProvider(LLVMContext &Ctx, const RegAllocPolicy &Policy, RegAllocLog *Log,
+                         const RegAllocPlan *Plan)
+      : RegAllocEvictionAdvisorProvider(AdvisorMode::Default, Ctx), Policy(Policy), Log(Log),
+        Plan(Plan) {}
+  ~PolicyEvictionProvider() override {
+    Release.reset(); // closes the runner's ends of the channel first
+    if (Log && Channel)
+      Log->Evictions += Channel->decisions();
+    Channel.reset();
+  }
+
+  std::unique_ptr<RegAllocEvictionAdvisor> getAdvisor(const MachineFunction &MF,
+                                                      const RAGreedy &RA,
+                                                      MachineBlockFrequencyInfo *MBFI,
+                                                      MachineLoopInfo *Loops) override {
+    const int Head = headFor(MF, Policy, Plan);
+    if (Head == RegAllocPlan::Greedy || !Policy.evicts(unsigned(Head)) || Broken)
+      return std::make_unique<DefaultEvictionAdvisor>(MF, RA);
+    CurrentHead = Head; // the channel answers this function's decisions with Head
+    if (Release)
+      return Release->getAdvisor(MF, RA, MBFI, Loops);
+    Expected<std::unique_ptr<EvictionChannel>> C =
+        EvictionChannel::open([this](const EvictionObservation &O) {
+          return Policy.chooseEviction(O, unsigned(CurrentHead.load()));
+        });
+    if (!C) { // no FIFO here (a read-only /tmp): LLVM's eviction, as without the head
+      consumeError(C.takeError());
+      Broken = true;
+      return std::make_unique<DefaultEvictionAdvisor>(MF, RA);
+    }
+    Channel = std::move(*C);
+    std::lock_guard<std::mutex> Lock(EvictionChannelOptionLock);
+    static auto *Base = static_cast<cl::opt<std::string> *>(
+        cl::getRegisteredOptions().lookup("regalloc-evict-interactive-channel-base"));
+    if (!Base) { // an LLVM without the interactive runner
+      Broken = true;
+      return std::make_unique<DefaultEvictionAdvisor>(MF, RA);
+    }
+    *Base = Channel->base();
+    Release.reset(createReleaseModeAdvisorProvider(MF.getFunction().getContext()));
+    std::unique_ptr<RegAllocEvictionAdvisor> A = Release->getAdvisor(MF, RA, MBFI, Loops);
+    *Base = "";
+    return A;
+  }
+
+private:
+  const RegAllocPolicy &Policy;
+  RegAllocLog *Log;
+  const RegAllocPlan *Plan;
+  std::atomic<int> CurrentHead{0};
+  bool Broken = false;
+  std::unique_ptr<EvictionChannel> Channel;
+  std::unique_ptr<RegAllocEvictionAdvisorProvider> Release;
+};
+
+// Shares the base's pass ID, so the greedy allocator's getAnalysis finds it.
+class PolicyEvictionAnalysis : public RegAllocEvictionAdvisorAnalysisLegacy {
+public:
+  PolicyEvictionAnalysis(const RegAllocPolicy &Policy, RegAllocLog *Log, const RegAllocPlan *Plan)
+      : RegAllocEvictionAdvisorAnalysisLegacy(AdvisorMode::Default), Policy(Policy), Log(Log),
+        Plan(Plan) {}
+  bool doInitialization(Module &M) override {
+    Provider = std::make_unique<PolicyEvictionProvider>(M.getContext(), Policy, Log, Plan);
+    return false;
+  }
+
+private:
+  const RegAllocPolicy &Policy;
+  RegAllocLog *Log;
+  const RegAllocPlan *Plan;
+};
+
+Pass *createEvictionAnalysis() {
+  // Only a policy with eviction heads, and no advisor mode the user asked for
+  // (-regalloc-enable-advisor), changes anything: otherwise LLVM's own analysis.
+  static cl::Option *Mode = cl::getRegisteredOptions().lookup("regalloc-enable-advisor");
+  if (CurrentPolicy && CurrentPolicy->anyEvicts() && !(Mode && Mode->getNumOccurrences()))
+    return new PolicyEvictionAnalysis(*CurrentPolicy, CurrentLog, CurrentPlan);
+  return LLVMEvictionAnalysisCtor();
+}
+
 void installPriorityHook() {
   static std::once_flag Once;
   std::call_once(Once, [] {
@@ -171,6 +267,11 @@ void installPriorityHook() {
         Registry.getPassInfo(&RegAllocPriorityAdvisorAnalysisLegacy::ID));
     LLVMPriorityAnalysisCtor = Info->getNormalCtor();
     Info->setNormalCtor(&createPriorityAnalysis);
+    initializeRegAllocEvictionAdvisorAnalysisLegacyPass(Registry);
+    auto *Evict = const_cast<PassInfo *>(
+        Registry.getPassInfo(&RegAllocEvictionAdvisorAnalysisLegacy::ID));
+    LLVMEvictionAnalysisCtor = Evict->getNormalCtor();
+    Evict->setNormalCtor(&createEvictionAnalysis);
   });
 }
 

@@ -1,5 +1,6 @@
 #include "policies/regalloc/RegAllocPolicy.h"
 #include "policies/regalloc/AllocatorOptions.h"
+#include "policies/regalloc/EvictionChannel.h"
 #include "llvm/ADT/Twine.h"
 #include <algorithm>
 #include <cmath>
@@ -19,6 +20,21 @@ const std::vector<std::string> &regAllocFeatureNames() {
       "class_priority",      "log_default_order",   "spillable",
       "start_fraction",      "end_fraction",        "split_product",
       "log_function_instrs", "crosses_call",
+  };
+  return Names;
+}
+
+const std::vector<std::string> &evictionFeatureNames() {
+  // LLVM 22's RA_EVICT_FEATURES_LIST, less the mask (legality, not a preference) and the
+  // scalar progress (the same at every position, so it cannot change a choice).
+  static const std::vector<std::string> Names = {
+      "is_free",          "nr_urgent",          "nr_broken_hints",
+      "is_hint",          "is_local",           "nr_rematerializable",
+      "nr_defs_and_uses", "weighed_reads_by_max", "weighed_writes_by_max",
+      "weighed_read_writes_by_max", "weighed_indvars_by_max", "hint_weights_by_max",
+      "start_bb_freq_by_max", "end_bb_freq_by_max", "hottest_bb_freq_by_max",
+      "liverange_size",   "use_def_density",    "max_stage",
+      "min_stage",        "evict_nothing",
   };
   return Names;
 }
@@ -62,6 +78,32 @@ Expected<RegAllocPolicy> RegAllocPolicy::fromModel(ExportedModel Model, StringRe
       }
     }
   }
+  if (const json::Value *V = Model.metadata().get("head_evictions")) {
+    const json::Array *Heads = V->getAsArray();
+    if (!Heads || Heads->size() != Model.outputSize())
+      return Fail("head_evictions must have one entry per head (" + Twine(Model.outputSize()) +
+                  "): null or an object of weights by eviction feature");
+    for (const json::Value &H : *Heads) {
+      const std::string Which = "head_evictions: head " + std::to_string(P.HeadEvictions.size());
+      P.HeadEvictions.emplace_back();
+      if (H.kind() == json::Value::Null)
+        continue;
+      const json::Object *W = H.getAsObject();
+      if (!W)
+        return Fail(Which + " is neither null nor an object");
+      for (const auto &[Name, Weight] : *W) {
+        if (!llvm::is_contained(evictionFeatureNames(), Name.str()))
+          return Fail(Which + ": '" + Name.str() + "' is not an eviction feature");
+        std::optional<double> X = Weight.getAsNumber();
+        if (!X || !std::isfinite(*X))
+          return Fail(Which + ": the weight of '" + Name.str() + "' is not a number");
+        P.HeadEvictions.back().emplace_back(Name.str(), float(*X));
+      }
+      if (P.HeadEvictions.back().empty())
+        return Fail(Which + " has no weights (null means LLVM's eviction)");
+      llvm::sort(P.HeadEvictions.back());
+    }
+  }
   P.Model = std::move(Model);
   P.Source = Source.str();
   return P;
@@ -82,6 +124,28 @@ std::optional<Expected<RegAllocPolicy>> RegAllocPolicy::builtinFor(StringRef Tri
   if (!*B)
     return Expected<RegAllocPolicy>(B->takeError());
   return fromModel(std::move((*B)->Model), (*B)->Source);
+}
+
+int64_t RegAllocPolicy::chooseEviction(const EvictionObservation &O, unsigned Head) const {
+  if (!evicts(Head) || O.Positions == 0)
+    return -1; // the channel answers its first legal position
+  std::vector<double> Score(O.Positions, 0.0);
+  for (const auto &[Name, Weight] : HeadEvictions[Head]) {
+    if (Name == "evict_nothing") {
+      Score.back() += Weight;
+      continue;
+    }
+    const std::vector<float> *F = O.feature(Name);
+    if (!F || F->size() != O.Positions)
+      continue; // not a per-position feature of this LLVM: no preference from it
+    for (size_t P = 0; P < O.Positions; ++P)
+      Score[P] += double(Weight) * double((*F)[P]);
+  }
+  int64_t Best = -1;
+  for (size_t P = 0; P < O.Positions; ++P)
+    if (O.Legal[P] && (Best < 0 || Score[P] > Score[size_t(Best)]))
+      Best = int64_t(P);
+  return Best;
 }
 
 unsigned RegAllocPolicy::adjust(ArrayRef<float> Features, unsigned Low24, unsigned Head) const {

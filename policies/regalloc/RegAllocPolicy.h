@@ -14,6 +14,13 @@
 // A head may also carry greedy allocator options (metadata "head_options": per head, a list of
 // "-name=value" from policies/regalloc/AllocatorOptions.h), set while it allocates a function:
 // a head with zero weights and options is LLVM's priorities with those options.
+//
+// A head may also take the allocator's eviction decisions (metadata "head_evictions": per head,
+// null or an object of weights by eviction feature name, evictionFeatureNames()). While such a
+// head allocates a function, LLVM's own ML eviction advisor decides evictions, served
+// in-process (EvictionChannel.h): at each decision every legal position (a candidate register,
+// or "evict nothing") is scored by the weighted sum of its features and the best is taken.
+// LLVM offers only legal positions, so no allocation can be invalid.
 #pragma once
 #include "policies/model/ExportedModel.h"
 #include "llvm/ADT/ArrayRef.h"
@@ -30,10 +37,17 @@ namespace smartcc {
 const std::vector<std::string> &regAllocFeatureNames();
 inline size_t regAllocFeatureCount() { return regAllocFeatureNames().size(); }
 
+// The per-position features of LLVM 22's ML eviction advisor (MLRegAllocEvictAdvisor.cpp) an
+// eviction head may weigh, plus "evict_nothing" (1 at the position that evicts nothing).
+const std::vector<std::string> &evictionFeatureNames();
+
+struct EvictionObservation;
+
 // What a policy did in one compile (explain, statistics, training monitors).
 struct RegAllocLog {
-  unsigned Ranges = 0;  // priorities asked for
-  unsigned Changed = 0; // ... that differ from LLVM's
+  unsigned Ranges = 0;    // priorities asked for
+  unsigned Changed = 0;   // ... that differ from LLVM's
+  unsigned Evictions = 0; // eviction decisions taken by eviction heads
 };
 
 class RegAllocPolicy {
@@ -56,11 +70,26 @@ public:
     return Head < HeadOptions.size() ? llvm::ArrayRef<std::string>(HeadOptions[Head])
                                      : llvm::ArrayRef<std::string>();
   }
+  // Whether Head decides evictions (it has eviction weights); LLVM's advisor does otherwise.
+  bool evicts(unsigned Head) const {
+    return Head < HeadEvictions.size() && !HeadEvictions[Head].empty();
+  }
+  bool anyEvicts() const {
+    for (const auto &W : HeadEvictions)
+      if (!W.empty())
+        return true;
+    return false;
+  }
+  // Head's choice at one eviction decision: the legal position of the highest score (the
+  // first of equal ones).
+  int64_t chooseEviction(const EvictionObservation &O, unsigned Head) const;
   const std::string &source() const { return Source; }
 
 private:
   std::optional<ExportedModel> Model;
   std::vector<std::vector<std::string>> HeadOptions; // empty, or one list per head
+  // Empty, or one list per head of (feature, weight); an empty list is LLVM's eviction.
+  std::vector<std::vector<std::pair<std::string, float>>> HeadEvictions;
   std::string Source = "<llvm greedy>";
 };
 

@@ -466,48 +466,96 @@ std::vector<SelectionRow> selectionRows(const std::vector<Prepared> &Modules,
   return Rows;
 }
 
-// A linear model of Rows (rows of From, or -1: a zero row, LLVM's priorities), with
-// HeadOptions as its heads' allocator options ("head_options"; none if empty).
-ExportedModel linearHeads(const ExportedModel &From, ArrayRef<int> Rows, json::Array HeadOptions) {
+// One head of a linear model being assembled: a row of weights of another model (-1: a zero
+// row, LLVM's priorities), the allocator options it sets and its eviction weights (null:
+// LLVM's eviction).
+struct HeadSpec {
+  int Row = -1;
+  json::Value Options = json::Array();
+  json::Value Eviction = nullptr;
+};
+
+// The heads of a linear model From, as listed.
+std::vector<HeadSpec> headsOf(const ExportedModel &From) {
+  std::vector<HeadSpec> Out(From.outputSize());
+  const json::Array *Options = From.metadata().getArray("head_options");
+  const json::Array *Evictions = From.metadata().getArray("head_evictions");
+  for (size_t H = 0; H < Out.size(); ++H) {
+    Out[H].Row = int(H);
+    if (Options && H < Options->size())
+      Out[H].Options = (*Options)[H];
+    if (Evictions && H < Evictions->size())
+      Out[H].Eviction = (*Evictions)[H];
+  }
+  return Out;
+}
+
+// A linear model of Heads (rows of From), with "head_options" and "head_evictions" when any
+// head has some.
+ExportedModel linearHeads(const ExportedModel &From, ArrayRef<HeadSpec> Heads) {
   const size_t In = From.inputSize(), N = From.outputSize();
   ArrayRef<float> W = From.weights();
   std::vector<float> Out;
-  for (int R : Rows) {
-    if (R < 0)
+  json::Array Options, Evictions;
+  bool AnyOptions = false, AnyEvictions = false;
+  for (const HeadSpec &H : Heads) {
+    if (H.Row < 0)
       Out.insert(Out.end(), In, 0.f);
     else
-      Out.insert(Out.end(), W.begin() + size_t(R) * In, W.begin() + size_t(R + 1) * In);
+      Out.insert(Out.end(), W.begin() + size_t(H.Row) * In, W.begin() + size_t(H.Row + 1) * In);
+    const json::Array *O = H.Options.getAsArray();
+    AnyOptions |= O && !O->empty();
+    AnyEvictions |= H.Eviction.kind() != json::Value::Null;
+    Options.push_back(H.Options);
+    Evictions.push_back(H.Eviction);
   }
-  for (int R : Rows)
-    Out.push_back(R < 0 ? 0.f : W[N * In + size_t(R)]);
+  for (const HeadSpec &H : Heads)
+    Out.push_back(H.Row < 0 ? 0.f : W[N * In + size_t(H.Row)]);
   json::Object Meta = From.metadata();
   Meta["layers"] = json::Array{json::Object{
-      {"kind", "linear"}, {"in", int64_t(In)}, {"out", int64_t(Rows.size())}, {"offset", 0}}};
+      {"kind", "linear"}, {"in", int64_t(In)}, {"out", int64_t(Heads.size())}, {"offset", 0}}};
   Meta.erase("head_options");
-  if (!HeadOptions.empty())
-    Meta["head_options"] = std::move(HeadOptions);
+  Meta.erase("head_evictions");
+  if (AnyOptions)
+    Meta["head_options"] = std::move(Options);
+  if (AnyEvictions)
+    Meta["head_evictions"] = std::move(Evictions);
   Expected<ExportedModel> M = ExportedModel::parse(ExportedModel::serialize(Meta, Out), "heads");
   cantFail(M.takeError());
   return std::move(*M);
 }
 
-ExportedModel headsWithOptions(const ExportedModel &From, ArrayRef<int> Rows,
-                               ArrayRef<std::vector<std::string>> Options) {
-  json::Array HeadOptions;
-  for (const std::vector<std::string> &O : Options)
-    HeadOptions.push_back(json::Array(O));
-  return linearHeads(From, Rows, std::move(HeadOptions));
+// The heads of a linear model Rows picks, in that order, with their options and evictions.
+ExportedModel keepHeads(const ExportedModel &From, ArrayRef<size_t> Rows) {
+  std::vector<HeadSpec> All = headsOf(From), Kept;
+  for (size_t R : Rows)
+    Kept.push_back(All[R]);
+  return linearHeads(From, Kept);
 }
 
-// The heads of a linear model Rows picks, in that order, with their allocator options if the
-// model has any.
-ExportedModel keepHeads(const ExportedModel &From, ArrayRef<size_t> Rows) {
-  std::vector<int> Ints(Rows.begin(), Rows.end());
-  json::Array Kept;
-  if (const json::Array *Options = From.metadata().getArray("head_options"))
-    for (size_t R : Rows)
-      Kept.push_back((*Options)[R]);
-  return linearHeads(From, Ints, std::move(Kept));
+// Count seeded eviction scorers: LLVM's own rule in weights (the interference of least weight,
+// few broken hints, a free register if there is one; the "evict nothing" position carries the
+// live range's own weight, so it wins when every interference is heavier), each with two
+// random features moved by up to Spread either way, so that the heads disagree.
+std::vector<json::Value> drawEvictionScorers(unsigned Count, uint64_t Seed, double Spread) {
+  std::mt19937_64 Rng(Seed);
+  const std::vector<std::string> &Names = evictionFeatureNames();
+  std::uniform_int_distribution<size_t> Feature(0, Names.size() - 1);
+  std::uniform_real_distribution<double> Size(0.25 * Spread, Spread);
+  std::vector<json::Value> Out;
+  for (unsigned I = 0; I < Count; ++I) {
+    std::map<std::string, double> W{
+        {"use_def_density", -1.0}, {"nr_broken_hints", -2.0}, {"is_free", 4.0}};
+    for (int J = 0; J < 2; ++J) {
+      const std::string &N = Names[Feature(Rng)];
+      W[N] += (Rng() & 1 ? 1.0 : -1.0) * Size(Rng);
+    }
+    json::Object O;
+    for (const auto &[N, X] : W)
+      O[N] = std::round(X * 1000.0) / 1000.0;
+    Out.push_back(std::move(O));
+  }
+  return Out;
 }
 
 // See RegAllocTrainOptions::CandidateHeads and OptionHeads.
@@ -525,38 +573,68 @@ Expected<ExportedModel> selectHeads(const RegAllocTrainOptions &O,
   if (!Drawn)
     return Drawn.takeError();
   std::vector<const std::map<std::string, HeadCosts> *> Parts{&*Drawn};
-  // With OptionHeads, candidates CandidateHeads and up (after the drawn ones): the allocator
-  // option sets on LLVM's priorities and on the best drawn heads.
-  std::optional<ExportedModel> Pool;
-  std::map<std::string, HeadCosts> WithOptions;
+  // The pool every candidate comes from, in the order the parts are measured: the drawn
+  // heads, then (OptionHeads) allocator options on LLVM's priorities and on the best drawn
+  // heads, then (EvictionHeads) eviction scorers on LLVM's priorities and on those heads.
+  std::vector<HeadSpec> Pool = headsOf(Candidates);
+  std::vector<size_t> Bases;
+  if (O.OptionHeads || O.EvictionHeads)
+    Bases = pickHeads(selectionRows(Modules, Parts), std::max(1u, O.OptionHeads), false);
+  // Measures Pool's heads from First on (a part of their own, cached in File under Key).
+  std::vector<std::map<std::string, HeadCosts>> Measured;
+  Measured.reserve(2);
+  auto MeasurePart = [&](size_t First, const std::string &File,
+                         const std::string &Key) -> Error {
+    std::vector<size_t> Rows(Pool.size() - First);
+    std::iota(Rows.begin(), Rows.end(), First);
+    RegAllocPolicy Part = cantFail(
+        RegAllocPolicy::fromModel(keepHeads(linearHeads(Candidates, Pool), Rows), File));
+    Expected<std::map<std::string, HeadCosts>> M =
+        measureCandidates(Modules, Part, Ckpt + "/" + File, Key, O.Jobs);
+    if (!M)
+      return M.takeError();
+    Measured.push_back(std::move(*M));
+    Parts.push_back(&Measured.back());
+    return Error::success();
+  };
   if (O.OptionHeads) {
-    std::vector<size_t> Bases = pickHeads(selectionRows(Modules, Parts), O.OptionHeads, false);
-    std::vector<int> Rows;
-    std::vector<std::vector<std::string>> Options;
-    for (size_t H = 0; H < O.CandidateHeads; ++H)
-      Rows.push_back(int(H)), Options.emplace_back();
+    const size_t First = Pool.size();
     std::string Key = "bases";
     for (size_t B : Bases)
       Key += " " + std::to_string(B);
     for (const std::vector<std::string> &Set : allocatorOptionSets()) {
-      Rows.push_back(-1), Options.push_back(Set);
+      Pool.push_back({-1, json::Array(Set), nullptr});
       for (size_t B : Bases)
-        Rows.push_back(int(B)), Options.push_back(Set);
+        Pool.push_back({int(B), json::Array(Set), nullptr});
       Key += "; " + join(Set, " ");
     }
-    Pool = headsWithOptions(Candidates, Rows, Options);
-    std::vector<size_t> OptionRows(Rows.size() - O.CandidateHeads);
-    std::iota(OptionRows.begin(), OptionRows.end(), size_t(O.CandidateHeads));
-    RegAllocPolicy OptionPolicy =
-        cantFail(RegAllocPolicy::fromModel(keepHeads(*Pool, OptionRows), "option candidates"));
-    Expected<std::map<std::string, HeadCosts>> Measured = measureCandidates(
-        Modules, OptionPolicy, Ckpt + "/candidate-options.jsonl", Key, O.Jobs);
-    if (!Measured)
-      return Measured.takeError();
-    WithOptions = std::move(*Measured);
-    Parts.push_back(&WithOptions);
-    outs() << "candidates " << O.CandidateHeads << " to " << Rows.size() - 1
+    if (Error E = MeasurePart(First, "candidate-options.jsonl", Key))
+      return std::move(E);
+    outs() << "candidates " << First << " to " << Pool.size() - 1
            << ": allocator options on LLVM's priorities and on candidates";
+    for (size_t B : Bases)
+      outs() << " " << B;
+    outs() << "\n";
+  }
+  if (O.EvictionHeads) {
+    const size_t First = Pool.size();
+    std::vector<json::Value> Scorers =
+        drawEvictionScorers(O.EvictionHeads, O.Seed + 2000, O.InitSpread);
+    std::string Key = "bases";
+    for (size_t B : Bases)
+      Key += " " + std::to_string(B);
+    for (size_t I = 0; I < Scorers.size(); ++I) {
+      // Alternately on LLVM's priorities and on one of the best drawn heads.
+      int Row = (I % 2 == 0 || Bases.empty()) ? -1 : int(Bases[(I / 2) % Bases.size()]);
+      Pool.push_back({Row, json::Array(), Scorers[I]});
+      std::string Text;
+      raw_string_ostream(Text) << Scorers[I];
+      Key += "; " + std::to_string(Row) + " " + Text;
+    }
+    if (Error E = MeasurePart(First, "candidate-evictions.jsonl", Key))
+      return std::move(E);
+    outs() << "candidates " << First << " to " << Pool.size() - 1
+           << ": eviction scorers on LLVM's priorities and on candidates";
     for (size_t B : Bases)
       outs() << " " << B;
     outs() << "\n";
@@ -566,7 +644,7 @@ Expected<ExportedModel> selectHeads(const RegAllocTrainOptions &O,
     return createStringError(inconvertibleErrorCode(), "no candidate head lowers the training "
                                                        "cost: draw more (--candidate-heads)");
   outs().flush();
-  return keepHeads(Pool ? *Pool : Candidates, Chosen);
+  return keepHeads(linearHeads(Candidates, Pool), Chosen);
 }
 
 } // namespace
@@ -595,9 +673,10 @@ Error trainRegAllocES(const RegAllocTrainOptions &O, const std::vector<CorpusMod
     return createStringError(inconvertibleErrorCode(),
                              "no training module spills or copies under the greedy allocator");
   ExportedModel Init = warmStart(O);
-  if (O.OptionHeads && !O.CandidateHeads)
+  if ((O.OptionHeads || O.EvictionHeads) && !O.CandidateHeads)
     return createStringError(inconvertibleErrorCode(),
-                             "--option-heads needs head selection (--candidate-heads)");
+                             "--option-heads and --eviction-heads need head selection "
+                             "(--candidate-heads)");
   if (O.CandidateHeads) {
     if (O.Hidden)
       return createStringError(inconvertibleErrorCode(),
@@ -655,6 +734,8 @@ Error trainRegAllocES(const RegAllocTrainOptions &O, const std::vector<CorpusMod
     P.ModelMetadata["candidate_heads"] = int64_t(O.CandidateHeads);
   if (O.OptionHeads)
     P.ModelMetadata["option_heads"] = int64_t(O.OptionHeads);
+  if (O.EvictionHeads)
+    P.ModelMetadata["eviction_heads"] = int64_t(O.EvictionHeads);
   ESOptions E = O.ES;
   E.RunDir = O.RunDir;
   E.Seed = O.Seed;

@@ -11,6 +11,11 @@
 // (policies/regalloc/AllocatorOptions.h): each option set of allocatorOptionSets() on LLVM's
 // priorities and on the first OptionHeads heads the selection picks among the drawn ones
 // (measured and checkpointed the same way); the final choice is among all of them.
+// With EvictionHeads > 0 the candidates also include heads that take the allocator's eviction
+// decisions (RegAllocPolicy.h, "head_evictions"): EvictionHeads seeded random eviction scorers,
+// each a perturbation of one that imitates LLVM's own rule (evict the lightest interference,
+// break few hints, evict nothing when every interference is heavier), on LLVM's priorities
+// and on the first OptionHeads heads chosen among the drawn ones.
 //
 // --trainer regalloc-es: evolution strategies (policies/train/EvolutionStrategies.h) on the
 // objective the compiler serves: each function allocated by the cheapest of LLVM's priorities
@@ -46,6 +51,8 @@ struct RegAllocTrainOptions {
   unsigned CandidateHeads = 0;
   // > 0 (with CandidateHeads): also candidates with allocator options, see above.
   unsigned OptionHeads = 0;
+  // > 0 (with CandidateHeads): also candidates that decide evictions, see above.
+  unsigned EvictionHeads = 0;
   unsigned Jobs = 2;
   // Evolution strategies (RunDir, Seed and Jobs are the ones above).
   ESOptions ES = [] {

@@ -4,7 +4,9 @@
 // a scope, on this thread or another, stay LLVM's; models are checked on load; the per-function
 // choice among greedy and a policy's heads is measured, never costlier than greedy, mixes heads
 // across functions, and a function's cost does not depend on the others' bodies; a head's
-// allocator options hold for its functions only, and never override the user's.
+// allocator options hold for its functions only, and never override the user's; eviction
+// heads (LLVM's ML eviction advisor served in-process) decide for their functions only, on
+// several threads at once, and are checked on load.
 #include "policies/regalloc/AllocatorOptions.h"
 #include "policies/regalloc/MLRegAllocAdvisor.h"
 #include "policies/regalloc/RegAllocPolicy.h"
@@ -61,13 +63,16 @@ Compiled compile(const Benchmark &B, const RegAllocPolicy *Policy, bool MeasureC
 // HeadOptions, if given: the "head_options" metadata.
 Expected<RegAllocPolicy> tryLinearHeads(const std::vector<std::map<std::string, float>> &Heads,
                                         float Bias = 0.f,
-                                        std::optional<json::Array> HeadOptions = std::nullopt) {
+                                        std::optional<json::Array> HeadOptions = std::nullopt,
+                                        std::optional<json::Array> HeadEvictions = std::nullopt) {
   size_t N = regAllocFeatureCount(), K = Heads.size();
   json::Array Layers{json::Object{{"kind", "linear"}, {"in", int64_t(N)}, {"out", int64_t(K)},
                                   {"offset", 0}}};
   json::Object Meta{{"kind", "regalloc"}, {"input_size", int64_t(N)}, {"layers", std::move(Layers)}};
   if (HeadOptions)
     Meta["head_options"] = std::move(*HeadOptions);
+  if (HeadEvictions)
+    Meta["head_evictions"] = std::move(*HeadEvictions);
   std::vector<float> W(K * (N + 1), 0.f);
   for (size_t H = 0; H < K; ++H) {
     for (size_t I = 0; I < N; ++I)
@@ -475,6 +480,84 @@ TEST_F(MLRegAllocTest, HeadOptionsAreChecked) {
   const Benchmark &B = Modules[2];
   EXPECT_TRUE(compile(B, nullptr).Object ==
               compileWithPlan(B, Head, RegAllocPlan::wholeModule(RegAllocPlan::Greedy)).Object);
+}
+
+// Eviction heads: LLVM's own ML eviction advisor, served by smartcc in-process.
+// Head 0 imitates LLVM's rule; head 1 never evicts (the live range is split or spilled
+// instead): deliberately different from LLVM, to prove the decisions reach the allocator.
+RegAllocPolicy evictionHeads() {
+  json::Array Evictions{
+      json::Object{{"use_def_density", -1.0}, {"nr_broken_hints", -2.0}, {"is_free", 4.0}},
+      json::Object{{"evict_nothing", 100.0}}};
+  Expected<RegAllocPolicy> P = tryLinearHeads({{}, {}}, 0.f, std::nullopt, std::move(Evictions));
+  EXPECT_TRUE(bool(P)) << (P ? "" : toString(P.takeError()));
+  return std::move(*P);
+}
+
+TEST_F(MLRegAllocTest, EvictionHeadsDecideForTheirFunctionsOnly) {
+  RegAllocPolicy Heads = evictionHeads();
+  ASSERT_TRUE(Heads.evicts(0) && Heads.evicts(1));
+  unsigned Decided = 0, Differ = 0;
+  for (const Benchmark &B : Modules) {
+    Compiled Greedy = compile(B, nullptr);
+    for (int Head : {0, 1}) {
+      Compiled Whole = compileWithPlan(B, Heads, RegAllocPlan::wholeModule(Head));
+      Decided += Whole.Log.Evictions;
+      Differ += Whole.Object != Greedy.Object;
+      // Half the functions by the head, the others by LLVM: those cost exactly greedy's, and
+      // the head's cost what they cost when the head allocates the whole module.
+      RegAllocPlan Half = RegAllocPlan::wholeModule(RegAllocPlan::Greedy);
+      bool Odd = false;
+      for (const auto &F : Greedy.Cost.PerFunction)
+        if ((Odd = !Odd))
+          Half.Heads[F.getKey()] = Head;
+      Compiled Mixed = compileWithPlan(B, Heads, Half);
+      for (const auto &F : Greedy.Cost.PerFunction)
+        EXPECT_DOUBLE_EQ(Mixed.Cost.costOf(F.getKey()),
+                         (Half.Heads.count(F.getKey()) ? Whole : Greedy).Cost.costOf(F.getKey()))
+            << B.Name << " head " << Head << " " << F.getKey().str();
+    }
+    // A plan that gives no function to an eviction head is clang's object.
+    EXPECT_TRUE(compileWithPlan(B, Heads, RegAllocPlan::wholeModule(RegAllocPlan::Greedy)).Object ==
+                Greedy.Object)
+        << B.Name;
+  }
+  EXPECT_GT(Decided, 0u) << "no eviction decision reached the policy";
+  EXPECT_GT(Differ, 0u) << "the eviction heads changed no object: the test proves nothing";
+}
+
+TEST_F(MLRegAllocTest, EvictionHeadsOnManyThreadsAndOutsideAScope) {
+  RegAllocPolicy Heads = evictionHeads();
+  const Benchmark &B = Modules[2];
+  Compiled Greedy = compile(B, nullptr);
+  Compiled Alone = compileWithPlan(B, Heads, RegAllocPlan::wholeModule(1));
+  ASSERT_GT(Alone.Log.Evictions, 0u);
+  // Two threads with channels of their own at once, and one outside any scope.
+  Compiled A, C, Outside;
+  std::thread T1([&] { A = compileWithPlan(B, Heads, RegAllocPlan::wholeModule(1)); });
+  std::thread T2([&] { C = compileWithPlan(B, Heads, RegAllocPlan::wholeModule(1)); });
+  std::thread T3([&] { Outside = compile(B, nullptr); });
+  T1.join(), T2.join(), T3.join();
+  EXPECT_TRUE(A.Object == Alone.Object);
+  EXPECT_TRUE(C.Object == Alone.Object);
+  EXPECT_TRUE(Outside.Object == Greedy.Object);
+}
+
+TEST_F(MLRegAllocTest, EvictionHeadsAreChecked) {
+  auto ErrorOf = [](json::Array Evictions, size_t Heads = 1) {
+    Expected<RegAllocPolicy> P = tryLinearHeads(std::vector<std::map<std::string, float>>(Heads),
+                                                0.f, std::nullopt, std::move(Evictions));
+    return P ? std::string() : toString(P.takeError());
+  };
+  EXPECT_EQ(ErrorOf(json::Array{json::Object{{"liverange_size", 1.0}}}), "");
+  EXPECT_EQ(ErrorOf(json::Array{nullptr}), "");
+  EXPECT_NE(ErrorOf(json::Array{json::Object{{"mask", 1.0}}})
+                .find("test.smm: head_evictions: head 0: 'mask' is not an eviction feature"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf(json::Array{json::Object{{"is_free", "x"}}}).find("not a number"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf(json::Array{nullptr}, 2).find("one entry per head (2)"), std::string::npos);
+  EXPECT_NE(ErrorOf(json::Array{json::Object{}}).find("no weights"), std::string::npos);
 }
 
 } // namespace

@@ -4,7 +4,8 @@
 //
 //   smartcc-eval --corpus DIR --out DIR [--method oz] [--method candidate:NAME]
 //                [--method random:TRIALSxLENGTH] [--method greedy:STEPS] [--method os|o0]
-//                [--method agent[:MODEL]@EFFORT[,budget=N]] [--method policy:MODEL]
+//                [--method agent[:MODEL]@EFFORT[,budget=N][,inliner[=MODEL]]]
+//                [--method policy:MODEL]
 //                [--method gcc-os]
 //                [--method coreset:FILE[:K]] [--method perfunc:OPTIONS]
 //                [--method inliner[:MODEL]] [--method regalloc[:MODEL]] [--regalloc-level O2]
@@ -22,13 +23,16 @@
 #include "policies/model/ExportedModel.h"
 #include "policies/env/ContainedEvaluation.h"
 #include "policies/env/Search.h"
+#include "runtime/AgentCandidates.h"
 #include "runtime/BuildInfo.h"
 #include "runtime/CandidateRunner.h"
 #include "runtime/CompileLevel.h"
 #include "runtime/Config.h"
+#include "runtime/InlinerCandidates.h"
 #include "runtime/JSONLines.h"
 #include "runtime/OptionActions.h"
 #include "runtime/PerFunctionChoice.h"
+#include "runtime/PolicyRollout.h"
 #include "runtime/RegAllocCost.h"
 #include "runtime/RegAllocPortfolio.h"
 #include "runtime/ScopedLLVMOptions.h"
@@ -53,12 +57,15 @@
 using namespace llvm;
 using namespace smartcc;
 
-static cl::opt<std::string> CorpusDir("corpus", cl::desc("harvested corpus"), cl::Required);
+// --corpus and --out are required, but checked after parsing rather than by cl::Required: a
+// candidate that plays option actions re-parses LLVM's options in its process (as the
+// compiler's candidate process does), and a cl::Required option of this tool would fail that.
+static cl::opt<std::string> CorpusDir("corpus", cl::desc("harvested corpus (required)"));
 static cl::opt<std::string> Level("level",
                                   cl::desc("modules harvested at this level: Oz (default), or O0 "
                                            "for the CompilerGym-style setting"),
                                   cl::init("Oz"));
-static cl::opt<std::string> OutDir("out", cl::desc("output directory"), cl::Required);
+static cl::opt<std::string> OutDir("out", cl::desc("output directory (required)"));
 static cl::list<std::string> Methods("method", cl::desc("method to evaluate (repeatable)"));
 static cl::opt<std::string> SpaceName("space", cl::desc("action space for searches"),
                                       cl::init("macro+options"));
@@ -286,26 +293,73 @@ Expected<Model> modelFor(StringRef Path, const std::string &Target, const char *
 // The sequence-value agent at an effort level, as the compiler serves it: "agent@1" (the model
 // built into smartcc for the module's target) or "agent:MODEL.smm@1". Its proposals are
 // measured and the best kept; the row is before the -Oz fallback (the report adds it).
+// A proposal that is clang's whole pipeline and nothing more is clang's own output: the
+// compiler does not run it, and neither does this.
 // "@1,budget=3000" applies the compiler's candidate budget (`candidate_budget`): a module of N
-// IR instructions runs at most 3000 / N proposals, best first, and none leaves clang's -Oz.
+// IR instructions runs at most 3000 / N candidates, best first, and none leaves clang's -Oz.
+// ",inliner" (or ",inliner=MODEL.smm") is the compiler with `inliner` set: every proposal that
+// starts from the frontend's module inlines by the policy, and the candidate oz-ml-inliner
+// (clang's pipeline, the policy's inlining) joins the proposals the budget leaves (it is the
+// user's request, outside the budget, as in the compiler).
 struct AgentMethod {
   StringRef ModelPath; // empty: the built-in model for the module's target
   unsigned Effort = 1;
   uint64_t Budget = 0; // 0: no candidate budget
+  bool Inliner = false;
+  StringRef InlinerModel; // empty: the built-in inliner model for the module's target
 };
 
 Expected<AgentMethod> parseAgentMethod(StringRef Arg) {
   AgentMethod A;
   auto [ModelPath, Settings] = Arg.rsplit('@');
   A.ModelPath = ModelPath;
-  auto [EffortText, BudgetText] = Settings.split(',');
-  if (EffortText.getAsInteger(10, A.Effort) || A.Effort > 2)
-    return createStringError(inconvertibleErrorCode(), "agent: expected @0, @1 or @2");
-  if (!BudgetText.empty() && (!BudgetText.consume_front("budget=") ||
-                              BudgetText.getAsInteger(10, A.Budget) || A.Budget == 0))
+  SmallVector<StringRef, 3> Items;
+  Settings.split(Items, ',');
+  auto Bad = [] {
     return createStringError(inconvertibleErrorCode(),
-                             "agent: expected @EFFORT or @EFFORT,budget=N (N > 0)");
+                             "agent: expected @EFFORT[,budget=N][,inliner[=MODEL]] with EFFORT "
+                             "0, 1 or 2 and N > 0");
+  };
+  if (Items[0].getAsInteger(10, A.Effort) || A.Effort > 2)
+    return Bad();
+  for (StringRef Item : ArrayRef(Items).drop_front()) {
+    if (Item.consume_front("budget=")) {
+      if (Item.getAsInteger(10, A.Budget) || A.Budget == 0)
+        return Bad();
+    } else if (Item == "inliner") {
+      A.Inliner = true;
+    } else if (Item.consume_front("inliner=") && !Item.empty()) {
+      A.Inliner = true, A.InlinerModel = Item;
+    } else {
+      return Bad();
+    }
+  }
   return A;
+}
+
+// One of the compiler's candidates as its candidate process runs it (CandidateRunner): the
+// spec's pipeline (with its inliner), then its action sequence, then codegen.
+Expected<EvalRow> evalCompilerCandidate(const CorpusModule &C, const CandidateSpec &Spec,
+                                        const EvalRow &Base) {
+  EvalRow R = Base;
+  Expected<Loaded> L = load(C);
+  if (!L)
+    return L.takeError();
+  InlineLog Log;
+  if (Error E = L->CG->optimize(*L->M, Spec, &Log))
+    return std::move(E);
+  if (!Spec.Actions.empty())
+    if (Error E = playSequence(*L->M, Spec.ActionSpace, Spec.Actions, L->CG->instance(),
+                               Spec.Inliner))
+      return std::move(E);
+  R.IR = countIRInstructions(*L->M);
+  SmallVector<char, 0> Obj;
+  Expected<ObjectSize> Size = L->CG->emitObject(*L->M, Obj);
+  if (!Size)
+    return Size.takeError();
+  R.Bytes = Size->AllocBytes;
+  R.InlineDecisions = Log.Decisions, R.InlineChanged = Log.Changed;
+  return R;
 }
 
 Expected<EvalRow> evalAgent(const CorpusModule &C, StringRef Arg, const EvalRow &Base) {
@@ -319,38 +373,76 @@ Expected<EvalRow> evalAgent(const CorpusModule &C, StringRef Arg, const EvalRow 
   Expected<SequenceAgent> Agent = modelFor<SequenceAgent>(ModelPath, C.Target, "model");
   if (!Agent)
     return Agent.takeError();
+  std::shared_ptr<const InlinePolicy> Inliner;
+  if (A->Inliner) {
+    Expected<InlinePolicy> P = modelFor<InlinePolicy>(A->InlinerModel, C.Target, "inliner model");
+    if (!P)
+      return P.takeError();
+    Inliner = std::make_shared<const InlinePolicy>(std::move(*P));
+  }
   Expected<Loaded> L = load(C);
   if (!L)
     return L.takeError();
   auto Start = std::chrono::steady_clock::now();
   std::vector<SequenceProposal> Chosen = proposalsForEffort(Agent->rank(*L->M), Effort);
-  if (Budget) {
-    uint64_t Allowed = candidatesWithinBudget(Budget, countIRInstructions(*L->M));
-    if (Allowed < Chosen.size())
-      Chosen.resize(Allowed);
-    if (Chosen.empty()) { // clang's own output ships: nothing more was compiled
-      R.IR = Base.ClangIR;
-      R.Bytes = Base.ClangBytes;
-      R.Seconds = since(Start);
-      return R;
-    }
+  erase_if(Chosen, [](const SequenceProposal &P) {
+    return P.Actions.size() == 1 && P.Actions[0] == WholeClangPipelineAction;
+  });
+  // The candidates in the compiler's order: the proposals the budget leaves, then the ML
+  // inliner's.
+  if (Budget)
+    Chosen.resize(size_t(std::min<uint64_t>(
+        Chosen.size(), candidatesWithinBudget(Budget, countIRInstructions(*L->M)))));
+  const size_t Allowed = Chosen.size() + (Inliner ? 1 : 0);
+  if (Allowed == 0) { // clang's own output ships: nothing more was compiled
+    R.IR = Base.ClangIR;
+    R.Bytes = Base.ClangBytes;
+    R.Seconds = since(Start);
+    return R;
   }
   Expected<ActionSpace> Space = loadActionSpaces(Agent->spaceName());
   if (!Space)
     return Space.takeError();
   CompilerEnv Env(std::move(*Space), EnvOptions{RewardKind::IRInstructions, 1000});
   std::optional<EvalRow> Best;
-  for (const SequenceProposal &P : Chosen) {
+  uint64_t Decisions = 0, Changed = 0;
+  auto Keep = [&](Expected<EvalRow> M) -> Error {
+    if (!M)
+      return M.takeError();
+    Decisions += M->InlineDecisions, Changed += M->InlineChanged;
+    if (!Best || M->Bytes < Best->Bytes)
+      Best = *M;
+    return Error::success();
+  };
+  for (size_t I = 0; I < Allowed; ++I) {
+    if (I == Chosen.size()) { // the ML inliner's candidate
+      CandidateSpec Oz;
+      Oz.Name = MLInlinerCandidate;
+      Oz.Inliner = Inliner;
+      if (Error E = Keep(evalCompilerCandidate(C, Oz, Base)))
+        return std::move(E);
+      continue;
+    }
+    const SequenceProposal &P = Chosen[I];
+    if (Inliner && P.Actions.front() != WholeClangPipelineAction) {
+      // Starts from the frontend's module: its inliner passes ask the policy.
+      CandidateSpec S;
+      S.Pipeline.clear();
+      S.Actions = P.Actions;
+      S.ActionSpace = Agent->spaceName();
+      S.Inliner = Inliner;
+      if (Error E = Keep(evalCompilerCandidate(C, S, Base)))
+        return std::move(E);
+      continue;
+    }
     std::vector<size_t> Seq;
     for (const std::string &N : P.Actions)
       Seq.push_back(size_t(Env.actions().indexOf(N)));
-    Expected<EvalRow> M = measureSequence(Env, C, Seq, Base);
-    if (!M)
-      return M.takeError();
-    if (!Best || M->Bytes < Best->Bytes)
-      Best = *M;
+    if (Error E = Keep(measureSequence(Env, C, Seq, Base)))
+      return std::move(E);
   }
   R = *Best;
+  R.InlineDecisions = Decisions, R.InlineChanged = Changed;
   R.Seconds = since(Start);
   return R;
 }
@@ -364,7 +456,11 @@ Expected<EvalRow> evalInliner(const CorpusModule &C, StringRef ModelPath, const 
   CandidateSpec Spec;
   Spec.Name = "inliner";
   Spec.Inliner = std::make_shared<const InlinePolicy>(std::move(*P));
-  return evalCandidate(C, Spec, Base);
+  auto Start = std::chrono::steady_clock::now();
+  Expected<EvalRow> R = evalCompilerCandidate(C, Spec, Base);
+  if (R)
+    R->Seconds = since(Start);
+  return R;
 }
 
 // ML register allocation as the compiler does it with `regalloc` set, at --regalloc-level
@@ -531,7 +627,7 @@ Expected<MethodSpec> parseMethod(StringRef M) {
   if (M.starts_with("agent")) { // agent@E or agent:MODEL@E
     StringRef Arg = M.drop_front(5);
     if ((!Arg.consume_front(":") && !Arg.starts_with("@")) || !Arg.contains('@'))
-      return Bad("agent[:MODEL]@EFFORT[,budget=N]");
+      return Bad("agent[:MODEL]@EFFORT[,budget=N][,inliner[=MODEL]]");
     if (Expected<AgentMethod> A = parseAgentMethod(Arg); !A)
       return A.takeError();
     return MethodSpec{"agent", Arg};
@@ -667,6 +763,11 @@ int evalModule(const CorpusModule &C, const Config &Cfg, const std::string &Path
 int main(int Argc, const char **Argv) {
   InitLLVM X(Argc, Argv);
   cl::ParseCommandLineOptions(Argc, Argv, "smartcc evaluation harness\n");
+  for (const auto &[Name, Value] : {std::pair{"--corpus", &CorpusDir}, {"--out", &OutDir}})
+    if (Value->empty()) {
+      errs() << "smartcc-eval: error: " << Name << " is required\n";
+      return 1;
+    }
   if (Methods.empty())
     Methods.push_back("oz");
   for (const std::string &M : Methods)

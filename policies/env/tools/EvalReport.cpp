@@ -19,7 +19,9 @@ json::Value toJSON(const EvalRow &R) {
                       {"failed", R.Failed},         {"error", R.Error},
                       {"sequence", R.Sequence}, {"cost", R.Cost},
                       {"head_cost", R.HeadCost},    {"clang_cost", R.ClangCost},
-                      {"rejected", int64_t(R.Rejected)}, {"rejection", R.Rejection}};
+                      {"rejected", int64_t(R.Rejected)}, {"rejection", R.Rejection},
+                      {"inline_decisions", int64_t(R.InlineDecisions)},
+                      {"inline_changed", int64_t(R.InlineChanged)}};
 }
 
 bool fromJSON(const json::Value &V, EvalRow &R) {
@@ -44,6 +46,8 @@ bool fromJSON(const json::Value &V, EvalRow &R) {
   R.ClangCost = O->getNumber("clang_cost").value_or(-1);
   R.Rejected = uint64_t(O->getInteger("rejected").value_or(0));
   R.Rejection = O->getString("rejection").value_or("").str();
+  R.InlineDecisions = uint64_t(O->getInteger("inline_decisions").value_or(0));
+  R.InlineChanged = uint64_t(O->getInteger("inline_changed").value_or(0));
   return true;
 }
 
@@ -122,6 +126,29 @@ void writeRegAllocCosts(const std::vector<EvalRow> &Rows, raw_ostream &OS) {
                  S.ClangSeconds > 0 ? S.Seconds / S.ClangSeconds : 0.0, S.Free);
 }
 
+// The ML inliner's rows: how many call sites its advisor decided and how many of its answers
+// differ from LLVM's heuristic (what MLGO reports as the policy's reach).
+void writeInlinerDecisions(const std::vector<EvalRow> &Rows, raw_ostream &OS) {
+  std::map<std::string, std::pair<uint64_t, uint64_t>> ByMethod; // decisions, changed
+  std::map<std::string, unsigned> Modules, Touched;
+  for (const EvalRow &R : Rows)
+    if (!R.Failed && R.InlineDecisions) {
+      ByMethod[R.Method].first += R.InlineDecisions;
+      ByMethod[R.Method].second += R.InlineChanged;
+      ++Modules[R.Method];
+      Touched[R.Method] += R.InlineChanged > 0;
+    }
+  if (ByMethod.empty())
+    return;
+  OS << "\n## ML inliner: decisions that differ from LLVM's heuristic\n\n"
+     << "| method | modules | call sites decided | changed | modules with a change |\n"
+        "|---|---|---|---|---|\n";
+  for (const auto &[Method, D] : ByMethod)
+    OS << format("| %s | %u | %llu | %llu (%.2f %%) | %u |\n", Method.c_str(), Modules[Method],
+                 (unsigned long long)D.first, (unsigned long long)D.second,
+                 D.first ? 100.0 * double(D.second) / double(D.first) : 0.0, Touched[Method]);
+}
+
 } // namespace
 
 void writeMarkdown(const std::vector<EvalRow> &Rows, const std::string &Title, raw_ostream &OS,
@@ -194,6 +221,7 @@ void writeMarkdown(const std::vector<EvalRow> &Rows, const std::string &Title, r
                  G.empty() ? 0.0 : 100.0 * G.back());
   }
   writeRegAllocCosts(Rows, OS);
+  writeInlinerDecisions(Rows, OS);
   OS << "\n## Per package\n\n| method | package | modules | bytes geomean | IR geomean |\n"
         "|---|---|---|---|---|\n";
   for (const auto &[Key, S] : ByPackage)

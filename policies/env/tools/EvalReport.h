@@ -25,6 +25,9 @@ struct EvalRow {
   // LLVM's own priorities; -1 when not measured.
   // In these rows "clang" is clang at the method's speed level with the greedy allocator.
   double Cost = -1, HeadCost = -1, ClangCost = -1;
+  // ML inliner (methods inliner, agent@E,inliner): the call sites its advisor was asked about
+  // and how many of its answers differ from LLVM's heuristic, over the candidates compiled.
+  uint64_t InlineDecisions = 0, InlineChanged = 0;
 };
 
 llvm::json::Value toJSON(const EvalRow &R);

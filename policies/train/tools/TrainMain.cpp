@@ -159,6 +159,12 @@ static cl::opt<unsigned> OptionHeads("option-heads", cl::init(0),
                                               "candidates carrying greedy allocator options, on "
                                               "LLVM's priorities and on the first N heads chosen "
                                               "among the drawn ones (0: none)"));
+static cl::opt<unsigned> EvictionHeads("eviction-heads", cl::init(0),
+                                       cl::desc("regalloc-es (with --candidate-heads): also "
+                                                "this many candidates that decide evictions "
+                                                "(seeded random eviction scorers, on LLVM's "
+                                                "priorities and on the first --option-heads "
+                                                "heads chosen among the drawn ones; 0: none)"));
 static cl::opt<std::string> CompileLevel("compile-level", cl::init("O2"),
                                          cl::desc("regalloc-es: the -O level whose codegen is "
                                                   "trained (O1, O2, O3, Os, Oz)"));
@@ -321,6 +327,7 @@ int trainRegAlloc(int Argc, const char **Argv) {
   O.InitSpread = InitSpread;
   O.CandidateHeads = CandidateHeads;
   O.OptionHeads = OptionHeads;
+  O.EvictionHeads = EvictionHeads;
   O.ES = esOptions(O.ES);
   if (given(ValidationModules))
     O.ValidationModules = ValidationModules;
