@@ -75,9 +75,10 @@ if summary.get("train"):
     print("|---|---|---|---|---|---|---|")
     for split in ("train", "validation"):
         h = summary.get(split, {})
+        f4 = lambda x: "%.4f" % x if isinstance(x, float) else str(x)
         print("| %s | %s | %s | %s | %s | %s | %s |" % (
-            split, h.get("modules"), h.get("call_sites"), h.get("best_single_flip"),
-            h.get("helpful_flips_together"), h.get("greedy_accumulation"),
+            split, h.get("modules"), h.get("call_sites"), f4(h.get("best_single_flip")),
+            f4(h.get("helpful_flips_together")), f4(h.get("greedy_accumulation")),
             h.get("improvable_modules")))
     print()
 
