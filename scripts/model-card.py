@@ -2,18 +2,16 @@
 """model-card.py TARGET AGENT_DIR: prints the model card of policies/models/TARGET.smm from the
 run that produced it (its command, data, split, seed, validation figures) and, when it exists,
 its evaluation on the reserved packages (AGENT_DIR/eval/report.md)."""
-import hashlib, json, os, subprocess, sys
+import json, os, subprocess, sys
+
+from card_common import metadata, sha
 
 target, d = sys.argv[1], sys.argv[2]
 model = "policies/models/%s.smm" % target
-with open(model, "rb") as f:
-    f.readline()
-    meta = json.loads(f.readline())
+meta = metadata(model)
 run = os.path.join(d, "run")
 commands = open(os.path.join(run, "command.txt")).read().strip().splitlines()
 metrics = [json.loads(l) for l in open(os.path.join(run, "metrics.jsonl"))]
-def sha(path):
-    return hashlib.sha256(open(path, "rb").read()).hexdigest()[:16]
 def rows(sub):
     p = os.path.join(d, sub, "table")
     return len([f for f in os.listdir(p) if f.endswith(".jsonl")]) if os.path.isdir(p) else 0

@@ -3,31 +3,16 @@
 from the run that produced it (scripts/train-regalloc.sh): its command, data, seed, validation
 curve and, when it exists, its evaluation on the reserved packages (RUN_DIR/eval/report.md)."""
 import glob
-import hashlib
 import json
 import os
 import sys
 
+from card_common import metadata, read, sha
+
 target, d = sys.argv[1], sys.argv[2]
 model = "policies/models/regalloc/%s.smm" % target
-with open(model, "rb") as f:
-    f.readline()
-    meta = json.loads(f.readline())
+meta = metadata(model)
 run = os.path.join(d, "run")
-
-
-def read(path, default=""):
-    try:
-        return open(path).read()
-    except OSError:
-        return default
-
-
-def sha(path):
-    try:
-        return hashlib.sha256(open(path, "rb").read()).hexdigest()[:16]
-    except OSError:
-        return "?"
 
 
 commands = [l for l in read(os.path.join(run, "command.txt")).splitlines() if l.strip()]

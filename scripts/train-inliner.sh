@@ -39,11 +39,8 @@ fi
 if has ship; then
   mkdir -p policies/models/inliner
   cp "$D/run/model.smm" "policies/models/inliner/$T.smm"
-  # The modules this run used (the corpus may hold more later): the lists that reproduce it.
   for s in train validation; do
-    python3 -c 'import json, sys
-print("\n".join(sorted({json.loads(l)["hash"] for l in open(sys.argv[1])})))' \
-      "$D/run/checkpoint/$s-modules.jsonl" > "policies/models/inliner/$T-$s.txt"
+    python3 scripts/run-modules.py "$D/run/checkpoint/$s-modules.jsonl" > "policies/models/inliner/$T-$s.txt"
   done
   python3 scripts/inliner-card.py "$T" "$D" > "policies/models/inliner/$T.md"
   echo "shipped policies/models/inliner/$T.smm (rebuild smartcc to embed it)"

@@ -597,11 +597,13 @@ Expected<ExportedModel> selectHeads(const RegAllocTrainOptions &O,
     Parts.push_back(&Measured.back());
     return Error::success();
   };
+  // A cache's key names the candidates it holds: the bases, then each candidate's settings.
+  std::string BasesKey = "bases";
+  for (size_t B : Bases)
+    BasesKey += " " + std::to_string(B);
   if (O.OptionHeads) {
     const size_t First = Pool.size();
-    std::string Key = "bases";
-    for (size_t B : Bases)
-      Key += " " + std::to_string(B);
+    std::string Key = BasesKey;
     for (const std::vector<std::string> &Set : allocatorOptionSets()) {
       Pool.push_back({-1, json::Array(Set), nullptr});
       for (size_t B : Bases)
@@ -620,9 +622,7 @@ Expected<ExportedModel> selectHeads(const RegAllocTrainOptions &O,
     const size_t First = Pool.size();
     std::vector<json::Value> Scorers =
         drawEvictionScorers(O.EvictionHeads, O.Seed + 2000, O.InitSpread);
-    std::string Key = "bases";
-    for (size_t B : Bases)
-      Key += " " + std::to_string(B);
+    std::string Key = BasesKey;
     for (size_t I = 0; I < Scorers.size(); ++I) {
       // Alternately on LLVM's priorities and on one of the best drawn heads.
       int Row = (I % 2 == 0 || Bases.empty()) ? -1 : int(Bases[(I / 2) % Bases.size()]);

@@ -110,16 +110,24 @@ Expected<Loaded> load(const CorpusModule &C) {
   return std::move(L);
 }
 
-// Runs Spec's pipeline on the loaded module and records its IR and object bytes in R.
+// Runs Spec as the compiler's candidate process does (CandidateRunner): its pipeline (with
+// its inliner, whose decisions are counted in R), then its action sequence, then codegen; records
+// its IR and object bytes in R.
 Error optimizeAndMeasure(Loaded &L, const CandidateSpec &Spec, EvalRow &R) {
-  if (Error E = L.CG->optimize(*L.M, Spec))
+  InlineLog Log;
+  if (Error E = L.CG->optimize(*L.M, Spec, &Log))
     return E;
+  if (!Spec.Actions.empty())
+    if (Error E = playSequence(*L.M, Spec.ActionSpace, Spec.Actions, L.CG->instance(),
+                               Spec.Inliner))
+      return E;
   R.IR = countIRInstructions(*L.M);
   SmallVector<char, 0> Obj;
   Expected<ObjectSize> Size = L.CG->emitObject(*L.M, Obj);
   if (!Size)
     return Size.takeError();
   R.Bytes = Size->AllocBytes;
+  R.InlineDecisions = Log.Decisions, R.InlineChanged = Log.Changed;
   return Error::success();
 }
 
@@ -142,14 +150,14 @@ Expected<EvalRow> measureSequence(CompilerEnv &Env, const CorpusModule &C,
   return R;
 }
 
-// A candidate from smartcc's library, applied outside a compile.
+// A candidate (from smartcc's library, the agent's proposals, the ML inliner's) as the
+// compiler's candidate process runs it, outside a compile.
 Expected<EvalRow> evalCandidate(const CorpusModule &C, const CandidateSpec &Spec,
                                 const EvalRow &Base) {
   EvalRow R = Base;
   Expected<Loaded> L = load(C);
   if (!L)
     return L.takeError();
-  std::unique_ptr<CodegenContext> &CG = L->CG;
   std::unique_ptr<Module> &M = L->M;
   auto Start = std::chrono::steady_clock::now();
   // Several methods run in this process one after the other: options must not leak.
@@ -337,31 +345,6 @@ Expected<AgentMethod> parseAgentMethod(StringRef Arg) {
   return A;
 }
 
-// One of the compiler's candidates as its candidate process runs it (CandidateRunner): the
-// spec's pipeline (with its inliner), then its action sequence, then codegen.
-Expected<EvalRow> evalCompilerCandidate(const CorpusModule &C, const CandidateSpec &Spec,
-                                        const EvalRow &Base) {
-  EvalRow R = Base;
-  Expected<Loaded> L = load(C);
-  if (!L)
-    return L.takeError();
-  InlineLog Log;
-  if (Error E = L->CG->optimize(*L->M, Spec, &Log))
-    return std::move(E);
-  if (!Spec.Actions.empty())
-    if (Error E = playSequence(*L->M, Spec.ActionSpace, Spec.Actions, L->CG->instance(),
-                               Spec.Inliner))
-      return std::move(E);
-  R.IR = countIRInstructions(*L->M);
-  SmallVector<char, 0> Obj;
-  Expected<ObjectSize> Size = L->CG->emitObject(*L->M, Obj);
-  if (!Size)
-    return Size.takeError();
-  R.Bytes = Size->AllocBytes;
-  R.InlineDecisions = Log.Decisions, R.InlineChanged = Log.Changed;
-  return R;
-}
-
 Expected<EvalRow> evalAgent(const CorpusModule &C, StringRef Arg, const EvalRow &Base) {
   EvalRow R = Base;
   Expected<AgentMethod> A = parseAgentMethod(Arg);
@@ -419,7 +402,7 @@ Expected<EvalRow> evalAgent(const CorpusModule &C, StringRef Arg, const EvalRow 
       CandidateSpec Oz;
       Oz.Name = MLInlinerCandidate;
       Oz.Inliner = Inliner;
-      if (Error E = Keep(evalCompilerCandidate(C, Oz, Base)))
+      if (Error E = Keep(evalCandidate(C, Oz, Base)))
         return std::move(E);
       continue;
     }
@@ -431,7 +414,7 @@ Expected<EvalRow> evalAgent(const CorpusModule &C, StringRef Arg, const EvalRow 
       S.Actions = P.Actions;
       S.ActionSpace = Agent->spaceName();
       S.Inliner = Inliner;
-      if (Error E = Keep(evalCompilerCandidate(C, S, Base)))
+      if (Error E = Keep(evalCandidate(C, S, Base)))
         return std::move(E);
       continue;
     }
@@ -456,11 +439,7 @@ Expected<EvalRow> evalInliner(const CorpusModule &C, StringRef ModelPath, const 
   CandidateSpec Spec;
   Spec.Name = "inliner";
   Spec.Inliner = std::make_shared<const InlinePolicy>(std::move(*P));
-  auto Start = std::chrono::steady_clock::now();
-  Expected<EvalRow> R = evalCompilerCandidate(C, Spec, Base);
-  if (R)
-    R->Seconds = since(Start);
-  return R;
+  return evalCandidate(C, Spec, Base);
 }
 
 // ML register allocation as the compiler does it with `regalloc` set, at --regalloc-level
