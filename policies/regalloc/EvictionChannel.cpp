@@ -179,12 +179,18 @@ EvictionChannel::~EvictionChannel() {
   for (int FD : {ToCompiler, FromCompiler})
     if (FD >= 0)
       ::close(FD);
-  if (!Base.empty()) {
-    sys::fs::remove(Base + ".in");
-    sys::fs::remove(Base + ".out");
-  }
-  if (!Dir.empty())
-    sys::fs::remove(Dir);
+  removeNames();
+}
+
+void EvictionChannel::removeNames() {
+  if (Dir.empty())
+    return;
+  // unlink/rmdir, not sys::fs::remove: LLVM's refuses anything but files, directories and
+  // links, so it leaves FIFOs behind.
+  ::unlink((Base + ".in").c_str());
+  ::unlink((Base + ".out").c_str());
+  ::rmdir(Dir.c_str());
+  Dir.clear();
 }
 
 void EvictionChannel::serve() {

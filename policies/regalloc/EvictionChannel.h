@@ -50,6 +50,10 @@ public:
 
   // What -regalloc-evict-interactive-channel-base must name.
   const std::string &base() const { return Base; }
+  // Removes the FIFOs' names once LLVM's runner has opened them (the open descriptors keep
+  // working): a candidate process killed later (a timeout) leaves nothing in the temporary
+  // directory.
+  void removeNames();
   unsigned decisions() const { return Decisions.load(); }
   // The protocol error that stopped the thread, if any ("" otherwise). Once the thread stops
   // answering, LLVM's runner fails its read and the compile reports it: the candidate fails

@@ -219,6 +219,7 @@ public:
     Release.reset(createReleaseModeAdvisorProvider(MF.getFunction().getContext()));
     std::unique_ptr<RegAllocEvictionAdvisor> A = Release->getAdvisor(MF, RA, MBFI, Loops);
     *Base = "";
+    Channel->removeNames(); // the runner has both ends open now
     return A;
   }
 

@@ -19,6 +19,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 #include "HarvestForTest.h"
 #include <gtest/gtest.h>
@@ -526,9 +527,22 @@ TEST_F(MLRegAllocTest, EvictionHeadsDecideForTheirFunctionsOnly) {
   EXPECT_GT(Differ, 0u) << "the eviction heads changed no object: the test proves nothing";
 }
 
+// The eviction channels' temporary directories (smartcc-evict-*) in the system's temporary
+// directory.
+unsigned evictionChannelDirs() {
+  SmallString<128> Tmp;
+  sys::path::system_temp_directory(/*ErasedOnReboot=*/true, Tmp);
+  unsigned N = 0;
+  std::error_code EC;
+  for (sys::fs::directory_iterator It(Tmp, EC), End; It != End && !EC; It.increment(EC))
+    N += sys::path::filename(It->path()).starts_with("smartcc-evict");
+  return N;
+}
+
 TEST_F(MLRegAllocTest, EvictionHeadsOnManyThreadsAndOutsideAScope) {
   RegAllocPolicy Heads = evictionHeads();
   const Benchmark &B = Modules[2];
+  const unsigned DirsBefore = evictionChannelDirs();
   Compiled Greedy = compile(B, nullptr);
   Compiled Alone = compileWithPlan(B, Heads, RegAllocPlan::wholeModule(1));
   ASSERT_GT(Alone.Log.Evictions, 0u);
@@ -541,6 +555,8 @@ TEST_F(MLRegAllocTest, EvictionHeadsOnManyThreadsAndOutsideAScope) {
   EXPECT_TRUE(A.Object == Alone.Object);
   EXPECT_TRUE(C.Object == Alone.Object);
   EXPECT_TRUE(Outside.Object == Greedy.Object);
+  // Every channel removed its FIFOs and their directory.
+  EXPECT_EQ(evictionChannelDirs(), DirsBefore);
 }
 
 TEST_F(MLRegAllocTest, EvictionHeadsAreChecked) {
