@@ -113,9 +113,12 @@ void runCandidate(Module &M, const CandidateSpec &Spec, const CandidateContext &
   RegAllocPlan Plan = RegAllocPlan::wholeModule(RegAllocPlan::Greedy);
   if (Spec.RegAlloc) {
     Expected<PortfolioAllocation> P =
-        allocatePerFunction(M, *Spec.RegAlloc, [&](Module &Mod, SmallVectorImpl<char> &Out) {
-          return Emit(Mod, Out, EmitKind::Object);
-        });
+        allocatePerFunction(
+            M, *Spec.RegAlloc,
+            [&](Module &Mod, SmallVectorImpl<char> &Out) {
+              return Emit(Mod, Out, EmitKind::Object);
+            },
+            Spec.RegAllocMaxGrowth);
     if (!P)
       return Finish(Outcome::CodegenFailed, toString(P.takeError()));
     Object = std::move(P->Object);

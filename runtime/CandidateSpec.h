@@ -50,6 +50,9 @@ struct CandidateSpec {
   // A register-allocation policy (policies/regalloc/): the greedy allocator of this
   // candidate's codegen takes its priorities. Null: LLVM's own, as clang.
   std::shared_ptr<const RegAllocPolicy> RegAlloc;
+  // With RegAlloc: the fraction of the module's code bytes its per-function choice may add
+  // over greedy's allocation to be cheaper (runtime/RegAllocPortfolio.h); 0 at size levels.
+  double RegAllocMaxGrowth = 0;
   // Stands for clang's own output where that output cannot be measured in the needed unit
   // (-S, the IR metric, the register-allocation cost): it is the baseline, not a contender.
   bool Replica = false;

@@ -93,10 +93,11 @@ Error CodegenContext::emit(Module &M, SmallVectorImpl<char> &Object) {
 }
 
 Expected<PortfolioAllocation> CodegenContext::emitObjectPerFunction(Module &M,
-                                                                  const RegAllocPolicy &Policy) {
-  return allocatePerFunction(M, Policy, [&](Module &Mod, SmallVectorImpl<char> &Object) {
-    return emit(Mod, Object);
-  });
+                                                                  const RegAllocPolicy &Policy,
+                                                                  double MaxGrowth) {
+  return allocatePerFunction(
+      M, Policy, [&](Module &Mod, SmallVectorImpl<char> &Object) { return emit(Mod, Object); },
+      MaxGrowth);
 }
 
 Expected<std::unique_ptr<Module>> loadBitcodeFile(const std::string &Path, LLVMContext &Ctx) {

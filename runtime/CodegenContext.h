@@ -58,7 +58,8 @@ public:
   // Generates M's object with registers allocated per function among LLVM's priorities and
   // Policy's heads (runtime/RegAllocPortfolio.h), as the compiler's ml-regalloc candidate does.
   llvm::Expected<PortfolioAllocation> emitObjectPerFunction(llvm::Module &M,
-                                                            const RegAllocPolicy &Policy);
+                                                            const RegAllocPolicy &Policy,
+                                                            double MaxGrowth = 0);
 
 private:
   CodegenContext() = default;

@@ -118,7 +118,7 @@ Error makeError(const Twine &Msg) {
 // ---------------------------------------------------------------------------------------------
 // The settings table.
 
-enum class SettingKind { Bool, Levels, MetricName, Count, PositiveCount, Effort, Growth, Path, Agent, Inliner, RegAlloc, CandidateList, Targets };
+enum class SettingKind { Bool, Levels, MetricName, Count, PositiveCount, Effort, Growth, Percent, Path, Agent, Inliner, RegAlloc, CandidateList, Targets };
 
 // A value parsed from any source, before it is stored in its Config field. Only the member
 // matching the setting's field type is meaningful.
@@ -130,6 +130,13 @@ struct Value {
   std::string S;
   std::vector<std::string> L;
 };
+
+// The range of a number setting: a growth factor above 1, or a percentage.
+bool inRange(SettingKind Kind, double D) {
+  if (!std::isfinite(D))
+    return false;
+  return Kind == SettingKind::Percent ? D >= 0 && D <= 100 : D > 1.0;
+}
 
 void assign(bool &Dst, Value &V) { Dst = V.B; }
 void assign(unsigned &Dst, Value &V) { Dst = V.U; }
@@ -237,6 +244,8 @@ const char *expectation(SettingKind K) {
     return "expected 'greedy', 'ml' or the path of a register-allocation model";
   case SettingKind::Growth:
     return "expected a number greater than 1";
+  case SettingKind::Percent:
+    return "expected a percentage from 0 to 100";
   case SettingKind::Path:
     return "expected a path";
   case SettingKind::CandidateList:
@@ -270,6 +279,8 @@ const char *tomlRequirement(SettingKind K) {
     return "must be \"greedy\", \"ml\" or the path of a register-allocation model";
   case SettingKind::Growth:
     return "must be a number greater than 1";
+  case SettingKind::Percent:
+    return "must be a percentage from 0 to 100";
   case SettingKind::Path:
     return "must be a string";
   case SettingKind::CandidateList:
@@ -372,7 +383,8 @@ std::optional<std::string> parseText(const Setting &S, StringRef Text, Value &V)
     return std::nullopt;
   }
   case SettingKind::Growth:
-    if (Text.getAsDouble(V.D) || !std::isfinite(V.D) || !(V.D > 1.0))
+  case SettingKind::Percent:
+    if (Text.getAsDouble(V.D) || !inRange(S.Kind, V.D))
       return std::string(expectation(S.Kind));
     return std::nullopt;
   case SettingKind::Path:
@@ -500,6 +512,7 @@ Error parseNode(const Setting &S, StringRef Name, StringRef Source, const toml::
     return Error::success();
   }
   case SettingKind::Growth:
+  case SettingKind::Percent:
     // `max_growth = 8` is as natural as `max_growth = 8.0`.
     if (N.is_integer())
       V.D = double(N.as_integer()->get());
@@ -507,7 +520,7 @@ Error parseNode(const Setting &S, StringRef Name, StringRef Source, const toml::
       V.D = N.as_floating_point()->get();
     else
       return Wrong();
-    if (!std::isfinite(V.D) || !(V.D > 1.0))
+    if (!inRange(S.Kind, V.D))
       return Wrong();
     return Error::success();
   case SettingKind::Path:
@@ -963,6 +976,8 @@ const char *metavar(SettingKind K) {
     return "=MODEL";
   case SettingKind::Growth:
     return "=X";
+  case SettingKind::Percent:
+    return "=PERCENT";
   case SettingKind::Path:
     return "=PATH";
   }

@@ -29,7 +29,8 @@ RegAllocChoice regAllocFor(const Config &Cfg, StringRef Triple) {
 
 bool isSpeedLevel(StringRef Level) { return Level == "O1" || Level == "O2" || Level == "O3"; }
 
-void applyRegAlloc(std::vector<CandidateSpec> &Specs, const RegAllocChoice &Choice) {
+void applyRegAlloc(std::vector<CandidateSpec> &Specs, const RegAllocChoice &Choice,
+                   double MaxGrowth) {
   if (!Choice.Policy)
     return;
   // It continues from clang's optimized module: the middle-end is not run twice. Its first
@@ -41,6 +42,7 @@ void applyRegAlloc(std::vector<CandidateSpec> &Specs, const RegAllocChoice &Choi
   ML.Pipeline.clear();
   ML.AfterClangPipeline = true;
   ML.RegAlloc = Choice.Policy;
+  ML.RegAllocMaxGrowth = MaxGrowth;
   Specs.push_back(std::move(ML));
 }
 

@@ -26,8 +26,10 @@ RegAllocChoice regAllocFor(const Config &Cfg, llvm::StringRef Triple);
 // True for the levels at which smartcc takes a compile over only for register allocation.
 bool isSpeedLevel(llvm::StringRef Level);
 
-// Appends the candidate above to Specs.
-void applyRegAlloc(std::vector<CandidateSpec> &Specs, const RegAllocChoice &Choice);
+// Appends the candidate above to Specs; its allocation may add MaxGrowth (a fraction) of the
+// module's code bytes (`regalloc_growth` at a speed level, 0 at a size level).
+void applyRegAlloc(std::vector<CandidateSpec> &Specs, const RegAllocChoice &Choice,
+                   double MaxGrowth = 0);
 
 constexpr const char *MLRegAllocCandidate = "ml-regalloc";
 

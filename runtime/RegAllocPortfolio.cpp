@@ -86,7 +86,7 @@ Expected<std::vector<AllocationFigures>> headCosts(const Module &M, const RegAll
 
 HeadChoice chooseHeads(const StringMap<double> &GreedyPerFunction,
                        const StringMap<uint64_t> &GreedyBytes, double GreedyTotal,
-                       ArrayRef<const AllocationFigures *> Heads) {
+                       ArrayRef<const AllocationFigures *> Heads, double MaxGrowth) {
   // Each costly function's allocations: greedy's, then every head's whose size is known and
   // whose cost is not higher.
   struct Option {
@@ -131,10 +131,14 @@ HeadChoice chooseHeads(const StringMap<double> &GreedyPerFunction,
   int64_t Growth = 0;
   for (const Function &F : Functions)
     Growth += F.chosen().Growth;
-  // Bytes are a budget over the module: while the choice would grow it, give up the trade
-  // that costs least per byte it saves (greedy's allocation, growth 0, is always there, so
-  // this ends at most with every function greedy's).
-  while (Growth > 0) {
+  uint64_t ModuleBytes = 0;
+  for (const auto &[Name, Bytes] : GreedyBytes)
+    ModuleBytes += Bytes;
+  const int64_t Allowed = growthAllowance(ModuleBytes, MaxGrowth);
+  // Bytes are a budget over the module: while the choice would grow it past the allowance,
+  // give up the trade that costs least per byte it saves (greedy's allocation, growth 0, is
+  // always there, so this ends at most with every function greedy's).
+  while (Growth > Allowed) {
     Function *BestF = nullptr;
     size_t BestO = 0;
     double BestRate = HUGE_VAL;
@@ -161,15 +165,19 @@ HeadChoice chooseHeads(const StringMap<double> &GreedyPerFunction,
 
 HeadChoice chooseHeads(const StringMap<double> &GreedyPerFunction,
                        const StringMap<uint64_t> &GreedyBytes, double GreedyTotal,
-                       const std::vector<AllocationFigures> &Heads) {
+                       const std::vector<AllocationFigures> &Heads, double MaxGrowth) {
   std::vector<const AllocationFigures *> Ptrs;
   for (const AllocationFigures &H : Heads)
     Ptrs.push_back(&H);
-  return chooseHeads(GreedyPerFunction, GreedyBytes, GreedyTotal, Ptrs);
+  return chooseHeads(GreedyPerFunction, GreedyBytes, GreedyTotal, Ptrs, MaxGrowth);
+}
+
+int64_t growthAllowance(uint64_t Bytes, double MaxGrowth) {
+  return MaxGrowth > 0 ? int64_t(std::floor(double(Bytes) * MaxGrowth)) : 0;
 }
 
 Expected<PortfolioAllocation> allocatePerFunction(Module &M, const RegAllocPolicy &Policy,
-                                                  EmitObjectFn Emit) {
+                                                  EmitObjectFn Emit, double MaxGrowth) {
   PortfolioAllocation Result;
   // LLVM's priorities first, on the whole module: they tell which functions cost anything.
   Allocation Greedy;
@@ -200,7 +208,7 @@ Expected<PortfolioAllocation> allocatePerFunction(Module &M, const RegAllocPolic
   if (!GreedyBytes)
     return GreedyBytes.takeError();
   HeadChoice Choice =
-      chooseHeads(Greedy.Cost.PerFunction, *GreedyBytes, Result.GreedyCost, *Heads);
+      chooseHeads(Greedy.Cost.PerFunction, *GreedyBytes, Result.GreedyCost, *Heads, MaxGrowth);
   Result.HeadsOnlyCost = Choice.HeadsOnlyCost;
   if (Choice.Plan.Heads.empty())
     return TakeGreedy();
@@ -209,8 +217,8 @@ Expected<PortfolioAllocation> allocatePerFunction(Module &M, const RegAllocPolic
   if (Error E = allocate(M, Policy, Choice.Plan, Emit, Mixed))
     return std::move(E);
   ++Result.Codegens;
-  // The mix is measured, not assumed: should it not be cheaper, or be larger, LLVM's
-  // allocation stays.
+  // The mix is measured, not assumed: should it not be cheaper, or be larger than the
+  // allowance, LLVM's allocation stays.
   if (!(Mixed.Cost.weighted() < Result.GreedyCost))
     return TakeGreedy();
   Expected<ObjectSize> GreedySize = measureObject(bufferOf(Greedy.Object));
@@ -219,7 +227,8 @@ Expected<PortfolioAllocation> allocatePerFunction(Module &M, const RegAllocPolic
   Expected<ObjectSize> MixedSize = measureObject(bufferOf(Mixed.Object));
   if (!MixedSize)
     return MixedSize.takeError();
-  if (MixedSize->AllocBytes > GreedySize->AllocBytes)
+  if (int64_t(MixedSize->AllocBytes) >
+      int64_t(GreedySize->AllocBytes) + growthAllowance(GreedySize->AllocBytes, MaxGrowth))
     return TakeGreedy();
   Result.Object = std::move(Mixed.Object);
   Result.Cost = std::move(Mixed.Cost);

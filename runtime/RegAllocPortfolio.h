@@ -12,11 +12,12 @@
 // that spill, reload or copy, and cost a fraction of a whole codegen.
 //
 // Bytes are a budget, not an objective: the choice may not make the module's code larger than
-// LLVM's allocation (the sum over functions of their ELF symbol sizes), and the mix ships only
-// if the whole object is not larger either. A cheaper allocation is usually also smaller
-// (fewer spills and reloads); where one is larger (a split that copies instead of spilling),
-// it must be paid for by bytes saved in other functions, or give way: a speed build must not
-// grow.
+// LLVM's allocation (the sum over functions of their ELF symbol sizes) by more than MaxGrowth
+// (a fraction of those bytes; 0 unless the user's `regalloc_growth` says otherwise), and the
+// mix ships only if the whole object is not larger than that either. A cheaper allocation is
+// usually also smaller (fewer spills and reloads); where one is larger (a split that copies
+// instead of spilling), it must be paid for by bytes saved in other functions or within the
+// allowance, or give way.
 //
 // The last codegen is measured like the others; should the mix cost more than greedy's
 // allocation (it cannot, unless an allocation depends on other functions after all), or be
@@ -68,7 +69,7 @@ using EmitObjectFn =
 // Allocates M's functions per function as above (M is rewritten by the last codegen).
 llvm::Expected<PortfolioAllocation> allocatePerFunction(llvm::Module &M,
                                                         const RegAllocPolicy &Policy,
-                                                        EmitObjectFn Emit);
+                                                        EmitObjectFn Emit, double MaxGrowth = 0);
 
 // The pieces, for the trainer (which has greedy's per-function costs and bytes already and
 // needs no mixed object):
@@ -81,7 +82,8 @@ llvm::Expected<std::vector<AllocationFigures>> headCosts(const llvm::Module &M,
                                                          EmitObjectFn Emit);
 // and the choice: each costly function's cheapest allocation (absent from the plan: greedy's,
 // ties too), then, while that would make the module's functions larger in all than greedy's,
-// the trade that costs least per byte saved is given up. Heads whose size of a function is
+// the trade that costs least per byte saved is given up (MaxGrowth: the fraction of greedy's
+// bytes of all the module's functions the choice may add). Heads whose size of a function is
 // unknown do not allocate it.
 struct HeadChoice {
   RegAllocPlan Plan = RegAllocPlan::wholeModule(RegAllocPlan::Greedy);
@@ -92,9 +94,12 @@ struct HeadChoice {
 };
 HeadChoice chooseHeads(const llvm::StringMap<double> &GreedyPerFunction,
                        const llvm::StringMap<uint64_t> &GreedyBytes, double GreedyTotal,
-                       llvm::ArrayRef<const AllocationFigures *> Heads);
+                       llvm::ArrayRef<const AllocationFigures *> Heads, double MaxGrowth = 0);
 HeadChoice chooseHeads(const llvm::StringMap<double> &GreedyPerFunction,
                        const llvm::StringMap<uint64_t> &GreedyBytes, double GreedyTotal,
-                       const std::vector<AllocationFigures> &Heads);
+                       const std::vector<AllocationFigures> &Heads, double MaxGrowth = 0);
+
+// The bytes MaxGrowth allows over Bytes (rounded down).
+int64_t growthAllowance(uint64_t Bytes, double MaxGrowth);
 
 } // namespace smartcc

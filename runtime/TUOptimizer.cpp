@@ -218,7 +218,9 @@ void TUOptimizer::onPipelineStart(Module &M) {
   std::vector<CandidateSpec> Specs;
   if (!SpeedLevel)
     Specs = sizeCandidates(M, Triple);
-  applyRegAlloc(Specs, RegAlloc);
+  // Bytes may grow for a cheaper allocation only where speed is the objective, and only as
+  // far as the user allows (`regalloc_growth`).
+  applyRegAlloc(Specs, RegAlloc, SpeedLevel ? Cfg.RegAllocGrowth / 100.0 : 0.0);
   // Candidates that continue from clang's own optimized module start when it exists.
   for (size_t I = 0; I < Specs.size();)
     if (Specs[I].AfterClangPipeline) {

@@ -24,14 +24,17 @@ print()
 print("| | |\n|---|---|")
 print("| trainer | `smartcc-train --trainer regalloc-es` (policies/train/RegAllocTraining.cpp) |")
 evictions = meta.get("head_evictions", [])
+growth = meta.get("regalloc_growth", 0)
 print("| what it decides | %d heads rescaling the greedy allocator's priorities%s%s; the "
       "compiler allocates each function with the cheapest of LLVM's allocation and the heads', "
-      "within a byte budget: the module's functions may not grow in all "
+      "within a byte budget: the module's functions may grow in all by at most "
+      "`regalloc_growth` percent of their bytes (default 1; the heads were chosen with %g) "
       "(runtime/RegAllocPortfolio.h) |" % (
           meta.get("heads", 1),
           ", some with greedy allocator options" if any(meta.get("head_options", [])) else "",
           ", %d of them also taking the allocator's eviction decisions (LLVM's ML eviction "
-          "advisor, served in-process)" % sum(1 for e in evictions if e) if any(evictions) else ""))
+          "advisor, served in-process)" % sum(1 for e in evictions if e) if any(evictions) else "",
+          growth))
 print("| inputs | %d live-range features (docs/ml-regalloc.md) |" % meta.get("input_size", 0))
 print("| level | -%s (clang's optimized module at that level, codegen only) |" % meta.get("level"))
 print("| data | %s training modules with a spill cost, %s validation modules: the modules "
@@ -90,6 +93,9 @@ if report:
     start = report.find("## Register allocation")
     print(report[start:].split("\n## ")[0].split("\n", 1)[1].strip() if start >= 0 else report)
     print()
+    print("`growth=1` is the compiler's default (`regalloc_growth`); the row without it is "
+          "what a user who allows no growth gets.")
+    print()
     print("Command: `scripts/train-regalloc.sh %s eval` (smartcc-eval --method "
-          "regalloc:MODEL --regalloc-level O2 --max-modules ${EVAL_MODULES:-200} --seed 1 on "
-          "policies/models/splits/%s-eval.txt)." % (target, target))
+          "regalloc:MODEL,growth=1 --method regalloc:MODEL --regalloc-level O2 --max-modules "
+          "${EVAL_MODULES:-200} --seed 1 on policies/models/splits/%s-eval.txt)." % (target, target))

@@ -113,11 +113,13 @@ static Expected<std::vector<AllocationFigures>> headCostsOf(const CodegenModule 
 
 Expected<PerFunctionMeasurement> measurePerFunction(const CodegenModule &M,
                                                     const RegAllocMeasurement &Greedy,
-                                                    const RegAllocPolicy &Policy) {
+                                                    const RegAllocPolicy &Policy,
+                                                    double MaxGrowth) {
   Expected<std::vector<AllocationFigures>> Heads = headCostsOf(M, Greedy, Policy);
   if (!Heads)
     return Heads.takeError();
-  HeadChoice C = chooseHeads(Greedy.PerFunction, Greedy.FunctionBytes, Greedy.Cost, *Heads);
+  HeadChoice C =
+      chooseHeads(Greedy.PerFunction, Greedy.FunctionBytes, Greedy.Cost, *Heads, MaxGrowth);
   return PerFunctionMeasurement{C.Cost, C.HeadsOnlyCost, unsigned(C.Plan.Heads.size())};
 }
 
@@ -224,11 +226,11 @@ struct CostFigures {
 };
 
 CostFigures evaluate(const std::vector<Prepared> &Modules, const RegAllocPolicy &Policy,
-                     unsigned Jobs) {
+                     unsigned Jobs, double MaxGrowth) {
   std::vector<std::optional<PerFunctionMeasurement>> M(Modules.size());
   parallelFor(Modules.size(), Jobs, [&](size_t I) {
     if (Expected<PerFunctionMeasurement> R =
-            measurePerFunction(Modules[I].Module, Modules[I].Greedy, Policy))
+            measurePerFunction(Modules[I].Module, Modules[I].Greedy, Policy, MaxGrowth))
       M[I] = *R;
     else
       consumeError(R.takeError());
@@ -406,7 +408,8 @@ struct SelectionRow {
   std::vector<const AllocationFigures *> Heads; // per candidate
 };
 
-std::vector<size_t> pickHeads(const std::vector<SelectionRow> &Rows, unsigned K, bool Print) {
+std::vector<size_t> pickHeads(const std::vector<SelectionRow> &Rows, unsigned K, bool Print,
+                              double MaxGrowth) {
   const size_t Candidates = Rows.empty() ? 0 : Rows.front().Heads.size();
   std::vector<size_t> Chosen;
   // The module's cost with Head added to the heads chosen so far.
@@ -415,7 +418,9 @@ std::vector<size_t> pickHeads(const std::vector<SelectionRow> &Rows, unsigned K,
     for (size_t C : Chosen)
       Set.push_back(R.Heads[C]);
     Set.push_back(R.Heads[Head]);
-    return chooseHeads(R.Greedy->PerFunction, R.Greedy->FunctionBytes, R.Greedy->Cost, Set).Cost;
+    return chooseHeads(R.Greedy->PerFunction, R.Greedy->FunctionBytes, R.Greedy->Cost, Set,
+                       MaxGrowth)
+        .Cost;
   };
   double Objective = 0;
   for (unsigned Step = 0; Step < K; ++Step) {
@@ -579,7 +584,8 @@ Expected<ExportedModel> selectHeads(const RegAllocTrainOptions &O,
   std::vector<HeadSpec> Pool = headsOf(Candidates);
   std::vector<size_t> Bases;
   if (O.OptionHeads || O.EvictionHeads)
-    Bases = pickHeads(selectionRows(Modules, Parts), std::max(1u, O.OptionHeads), false);
+    Bases = pickHeads(selectionRows(Modules, Parts), std::max(1u, O.OptionHeads), false,
+                      O.MaxGrowth);
   // Measures Pool's heads from First on (a part of their own, cached in File under Key).
   std::vector<std::map<std::string, HeadCosts>> Measured;
   Measured.reserve(2);
@@ -639,7 +645,8 @@ Expected<ExportedModel> selectHeads(const RegAllocTrainOptions &O,
       outs() << " " << B;
     outs() << "\n";
   }
-  std::vector<size_t> Chosen = pickHeads(selectionRows(Modules, Parts), O.Heads, true);
+  std::vector<size_t> Chosen =
+      pickHeads(selectionRows(Modules, Parts), O.Heads, true, O.MaxGrowth);
   if (Chosen.empty())
     return createStringError(inconvertibleErrorCode(), "no candidate head lowers the training "
                                                        "cost: draw more (--candidate-heads)");
@@ -702,7 +709,8 @@ Error trainRegAllocES(const RegAllocTrainOptions &O, const std::vector<CorpusMod
   P.Sample = [&](ArrayRef<float> W, size_t Item) {
     const Prepared &PM = (*TrainM)[Item];
     RegAllocPolicy Policy = PolicyOf(W);
-    Expected<PerFunctionMeasurement> R = measurePerFunction(PM.Module, PM.Greedy, Policy);
+    Expected<PerFunctionMeasurement> R =
+        measurePerFunction(PM.Module, PM.Greedy, Policy, O.MaxGrowth);
     ESSample S;
     if (!R) {
       consumeError(R.takeError());
@@ -714,7 +722,7 @@ Error trainRegAllocES(const RegAllocTrainOptions &O, const std::vector<CorpusMod
     return S;
   };
   P.Validate = [&](ArrayRef<float> W) {
-    CostFigures F = evaluate(*ValM, PolicyOf(W), O.Jobs);
+    CostFigures F = evaluate(*ValM, PolicyOf(W), O.Jobs, O.MaxGrowth);
     outs() << format("  validation: cost %.4f x greedy with each function at its cheapest of "
                      "greedy and %u heads (heads alone %.4f, %u better / %u worse), %u "
                      "functions by a head\n",
@@ -736,6 +744,8 @@ Error trainRegAllocES(const RegAllocTrainOptions &O, const std::vector<CorpusMod
     P.ModelMetadata["option_heads"] = int64_t(O.OptionHeads);
   if (O.EvictionHeads)
     P.ModelMetadata["eviction_heads"] = int64_t(O.EvictionHeads);
+  // What the heads were chosen for; the compiler's `regalloc_growth` decides at run time.
+  P.ModelMetadata["regalloc_growth"] = O.MaxGrowth * 100.0;
   ESOptions E = O.ES;
   E.RunDir = O.RunDir;
   E.Seed = O.Seed;

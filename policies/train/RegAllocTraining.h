@@ -53,6 +53,9 @@ struct RegAllocTrainOptions {
   unsigned OptionHeads = 0;
   // > 0 (with CandidateHeads): also candidates that decide evictions, see above.
   unsigned EvictionHeads = 0;
+  // The fraction of a module's code bytes the per-function choice may add over greedy's
+  // (the compiler's `regalloc_growth` / 100): head selection and every figure use it.
+  double MaxGrowth = 0;
   unsigned Jobs = 2;
   // Evolution strategies (RunDir, Seed and Jobs are the ones above).
   ESOptions ES = [] {
@@ -102,6 +105,6 @@ struct PerFunctionMeasurement {
 };
 llvm::Expected<PerFunctionMeasurement>
 measurePerFunction(const CodegenModule &M, const RegAllocMeasurement &Greedy,
-                   const RegAllocPolicy &Policy);
+                   const RegAllocPolicy &Policy, double MaxGrowth = 0);
 
 } // namespace smartcc

@@ -178,6 +178,23 @@ TEST_F(ConfigTest, PrecedenceFilesThenEnvThenFlags) {
   EXPECT_EQ(C->Origin["stats"], "default");
 }
 
+TEST_F(ConfigTest, RegAllocGrowthIsAPercentage) {
+  auto C = load({});
+  ASSERT_LOADED(C);
+  EXPECT_DOUBLE_EQ(C->RegAllocGrowth, 1.0);
+  write("work/.smartcc.toml", "regalloc_growth = 2\n");
+  Vars["SMARTCC_REGALLOC_GROWTH"] = "0.5";
+  C = load({});
+  ASSERT_LOADED(C);
+  EXPECT_DOUBLE_EQ(C->RegAllocGrowth, 0.5);
+  EXPECT_EQ(C->Origin["regalloc_growth"], "SMARTCC_REGALLOC_GROWTH");
+  C = load({"--smartcc-regalloc-growth=1.25"});
+  ASSERT_LOADED(C);
+  EXPECT_DOUBLE_EQ(C->RegAllocGrowth, 1.25);
+  Vars["SMARTCC_REGALLOC_GROWTH"] = "lots";
+  EXPECT_EQ(loadError(), "SMARTCC_REGALLOC_GROWTH=lots: expected a percentage from 0 to 100");
+}
+
 TEST_F(ConfigTest, XdgConfigHomeReplacesDotConfig) {
   write("home/.config/smartcc/config.toml", "jobs = 3\n");
   std::string Xdg = write("xdg/smartcc/config.toml", "jobs = 4\n");
@@ -282,6 +299,10 @@ TEST_F(ConfigTest, WrongTypeNamesKey) {
   EXPECT_EQ(loadError(), P + ":1:14: 'timeout_ms' must be a positive integer");
   write("work/.smartcc.toml", "max_growth = 1.0\n");
   EXPECT_EQ(loadError(), P + ":1:14: 'max_growth' must be a number greater than 1");
+  write("work/.smartcc.toml", "regalloc_growth = 101\n");
+  EXPECT_EQ(loadError(), P + ":1:19: 'regalloc_growth' must be a percentage from 0 to 100");
+  write("work/.smartcc.toml", "regalloc_growth = -0.5\n");
+  EXPECT_EQ(loadError(), P + ":1:19: 'regalloc_growth' must be a percentage from 0 to 100");
   write("work/.smartcc.toml", "explain = 'yes'\n");
   EXPECT_EQ(loadError(), P + ":1:11: 'explain' must be a boolean (true or false)");
   write("work/.smartcc.toml", "levels = ['Oz', 'O3']\n");
@@ -659,7 +680,8 @@ TEST(ConfigHelp, ListsEverySetting) {
        {"SMARTCC_DISABLE", "SMARTCC_LEVELS", "SMARTCC_METRIC", "SMARTCC_JOBS", "SMARTCC_TIMEOUT_MS",
         "SMARTCC_MAX_GROWTH", "SMARTCC_LOG", "SMARTCC_STATS_DIR", "SMARTCC_STATS", "SMARTCC_EXPLAIN",
         "SMARTCC_HARVEST", "SMARTCC_CANDIDATES", "SMARTCC_CONFIG", "--smartcc-stats-enabled",
-        "--smartcc-timeout-ms", "timeout_ms", "max_growth", "60000", "\"oz-no-jump-tables\""})
+        "--smartcc-timeout-ms", "timeout_ms", "max_growth", "60000", "\"oz-no-jump-tables\"",
+        "SMARTCC_REGALLOC_GROWTH", "--smartcc-regalloc-growth=PERCENT"})
     EXPECT_NE(Out.find(S), std::string::npos) << S;
 }
 

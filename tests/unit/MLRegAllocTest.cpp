@@ -15,6 +15,7 @@
 #include "runtime/RegAllocCost.h"
 #include "runtime/RegAllocPortfolio.h"
 #include "runtime/ScopedLLVMOptions.h"
+#include "runtime/SizeMeasurer.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/IR/Module.h"
@@ -288,6 +289,41 @@ TEST_F(MLRegAllocTest, PerFunctionChoiceIsMeasuredAndNeverCostlier) {
   EXPECT_GT(Mixed, 0u) << "no module mixed heads: the test proves nothing";
 }
 
+// With an allowance (`regalloc_growth` at a speed level) the mix may be larger than greedy's
+// allocation by at most that much, and is never costlier than without it.
+TEST_F(MLRegAllocTest, GrowthAllowanceBoundsTheMix) {
+  RegAllocPolicy Heads = linearHeads(
+      {{{"log_size_instrs", -3.f}}, {{"log_spill_weight", -4.f}, {"crosses_call", 2.f}}, {}},
+      0.f, json::Array{json::Array{}, json::Array{}, json::Array{"-split-spill-mode=speed"}});
+  const double Growth = 0.03;
+  unsigned Grown = 0;
+  for (const Benchmark &B : Modules) {
+    Compiled Greedy = compile(B, nullptr);
+    Optimized O = optimized(B), OG = optimized(B);
+    Expected<PortfolioAllocation> Strict = O.CG->emitObjectPerFunction(*O.M, Heads);
+    Expected<PortfolioAllocation> Loose = OG.CG->emitObjectPerFunction(*OG.M, Heads, Growth);
+    ASSERT_TRUE(bool(Strict)) << toString(Strict.takeError());
+    ASSERT_TRUE(bool(Loose)) << toString(Loose.takeError());
+    EXPECT_LE(Loose->Cost.weighted(), Greedy.Cost.weighted()) << B.Name;
+    Expected<ObjectSize> GreedySize =
+        measureObject(MemoryBufferRef(Greedy.Object, "greedy"));
+    Expected<ObjectSize> LooseSize = measureObject(MemoryBufferRef(Loose->Object, "loose"));
+    ASSERT_TRUE(GreedySize && LooseSize);
+    EXPECT_LE(int64_t(LooseSize->AllocBytes),
+              int64_t(GreedySize->AllocBytes) +
+                  growthAllowance(GreedySize->AllocBytes, Growth))
+        << B.Name;
+    // The mixes that ship (a mix more costly than greedy's, or too large, is not one).
+    if (Strict->FunctionsChanged && Loose->FunctionsChanged)
+      EXPECT_LE(Loose->Cost.weighted(), Strict->Cost.weighted() * (1 + 1e-9)) << B.Name;
+    if (Loose->Cost.weighted() < Strict->Cost.weighted() &&
+        LooseSize->AllocBytes > GreedySize->AllocBytes)
+      ++Grown;
+  }
+  // The third head (split spill mode "speed") is cheaper and larger somewhere.
+  EXPECT_GT(Grown, 0u) << "no mix used the allowance: the test proves nothing";
+}
+
 TEST_F(MLRegAllocTest, HeadCostsWithoutTheFreeFunctionsMatchWholeModules) {
   RegAllocPolicy Heads = twoHeads();
   const Benchmark &Lz = Modules[3];
@@ -431,6 +467,33 @@ TEST(RegAllocChoice, BytesAreABudgetOverTheModule) {
   C = chooseHeads(GreedyCost, GreedyBytes, 20.0, Heads);
   EXPECT_EQ(C.Plan.headFor("f"), RegAllocPlan::Greedy);
   EXPECT_EQ(C.Plan.headFor("g"), 0);
+}
+
+// `regalloc_growth`: the choice may add a fraction of the module's bytes (all its functions,
+// costly or not) to be cheaper; past it, the cheapest trades per byte go first, as above.
+TEST(RegAllocChoice, GrowthAllowanceIsAFractionOfTheModulesBytes) {
+  StringMap<double> GreedyCost{{"f", 10.0}, {"g", 10.0}, {"free", 0.0}};
+  StringMap<uint64_t> GreedyBytes{{"f", 100}, {"g", 100}, {"free", 40}}; // 240 bytes
+  std::vector<AllocationFigures> Heads(2);
+  Heads[0].Cost.PerFunction = {{"f", 5.0}, {"g", 9.0}};
+  Heads[0].Bytes = {{"f", 110}, {"g", 95}};
+  Heads[1].Cost.PerFunction = {{"f", 11.0}, {"g", 8.0}};
+  Heads[1].Bytes = {{"f", 90}, {"g", 104}};
+  // The cheapest choice (f by 0, g by 1) adds 14 bytes: 5 % of 240 allows 12, so g's trade
+  // for head 0 (9 bytes for 1 cost) is given up, and no more.
+  HeadChoice C = chooseHeads(GreedyCost, GreedyBytes, 20.0, Heads, 0.05);
+  EXPECT_EQ(C.Plan.headFor("f"), 0);
+  EXPECT_EQ(C.Plan.headFor("g"), 0);
+  EXPECT_DOUBLE_EQ(C.Cost, 14.0);
+  // 6 % allows 14: the cheapest choice stands.
+  C = chooseHeads(GreedyCost, GreedyBytes, 20.0, Heads, 0.06);
+  EXPECT_EQ(C.Plan.headFor("g"), 1);
+  EXPECT_DOUBLE_EQ(C.Cost, 13.0);
+  // No allowance: as in BytesAreABudgetOverTheModule.
+  C = chooseHeads(GreedyCost, GreedyBytes, 20.0, Heads, 0.0);
+  EXPECT_DOUBLE_EQ(C.Cost, 19.0);
+  EXPECT_EQ(growthAllowance(240, 0.05), 12);
+  EXPECT_EQ(growthAllowance(240, 0.0), 0);
 }
 
 // A fork while another thread allocates with a head's options waits for that allocation: the

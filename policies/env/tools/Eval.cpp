@@ -8,7 +8,7 @@
 //                [--method policy:MODEL]
 //                [--method gcc-os]
 //                [--method coreset:FILE[:K]] [--method perfunc:OPTIONS]
-//                [--method inliner[:MODEL]] [--method regalloc[:MODEL]] [--regalloc-level O2]
+//                [--method inliner[:MODEL]] [--method regalloc[:MODEL][,growth=PERCENT]] [--regalloc-level O2]
 //                [--space autophase+macro+options] [--objective bytes|ir]
 //                [--hashes FILE] [--max-modules N] [--jobs 2] [--seed 1]
 //
@@ -442,14 +442,45 @@ Expected<EvalRow> evalInliner(const CorpusModule &C, StringRef ModelPath, const 
   return evalCandidate(C, Spec, Base);
 }
 
+// "MODEL.smm,growth=PERCENT", each part optional: the regalloc method's model (empty: the one
+// built in for the module's target) and the bytes the per-function choice may add, as the
+// compiler's `regalloc_growth` (default 0).
+struct RegAllocMethod {
+  std::string Model;
+  double GrowthPercent = 0;
+};
+
+Expected<RegAllocMethod> parseRegAllocMethod(StringRef Arg) {
+  RegAllocMethod R;
+  std::optional<StringRef> Growth;
+  if (Arg.starts_with("growth=")) {
+    Growth = Arg.drop_front(7);
+  } else if (size_t I = Arg.find(",growth="); I != StringRef::npos) {
+    Growth = Arg.drop_front(I + 8);
+    R.Model = Arg.take_front(I).str();
+  } else {
+    R.Model = Arg.str();
+  }
+  if (Growth &&
+      (Growth->getAsDouble(R.GrowthPercent) || !(R.GrowthPercent >= 0 && R.GrowthPercent <= 100)))
+    return createStringError(inconvertibleErrorCode(),
+                             "--method regalloc: growth=%s: expected a percentage (0 to 100)",
+                             Growth->str().c_str());
+  return R;
+}
+
 // ML register allocation as the compiler does it with `regalloc` set, at --regalloc-level
 // (default O2): clang's middle-end at that level once, then clang's codegen with LLVM's greedy
 // priorities, and the compiler's per-function choice among greedy and the policy's heads:
-// "regalloc" (the model built in for the module's target) or "regalloc:MODEL.smm". The row's
-// clang figures are greedy's at that level; its costs are the allocator's own report.
-Expected<EvalRow> evalRegAlloc(CorpusModule C, StringRef ModelPath, const EvalRow &Base) {
+// "regalloc" (the model built in for the module's target) or "regalloc:MODEL.smm", either
+// with ",growth=PERCENT". The row's clang figures are greedy's at that level; its costs are
+// the allocator's own report.
+Expected<EvalRow> evalRegAlloc(CorpusModule C, StringRef Arg, const EvalRow &Base) {
+  Expected<RegAllocMethod> Method = parseRegAllocMethod(Arg);
+  if (!Method)
+    return Method.takeError();
   Expected<RegAllocPolicy> P =
-      modelFor<RegAllocPolicy>(ModelPath, C.Target, "register-allocation model");
+      modelFor<RegAllocPolicy>(Method->Model, C.Target, "register-allocation model");
   if (!P)
     return P.takeError();
   C.Bench.CC1Args = cc1ArgsAtLevel(std::move(C.Bench.CC1Args), RegAllocLevel);
@@ -476,7 +507,8 @@ Expected<EvalRow> evalRegAlloc(CorpusModule C, StringRef ModelPath, const EvalRo
   R.ClangSeconds = OptSeconds + since(GreedyStart);
   // The per-function choice.
   auto MLStart = std::chrono::steady_clock::now();
-  Expected<PortfolioAllocation> A = L->CG->emitObjectPerFunction(*L->M, *P);
+  Expected<PortfolioAllocation> A =
+      L->CG->emitObjectPerFunction(*L->M, *P, Method->GrowthPercent / 100.0);
   if (!A)
     return A.takeError();
   Expected<ObjectSize> Size =
@@ -603,6 +635,13 @@ Expected<MethodSpec> parseMethod(StringRef M) {
   };
   if (is_contained({"oz", "os", "o0", "gcc-os", "inliner", "regalloc"}, M))
     return MethodSpec{M, ""};
+  if (M.starts_with("regalloc,") || M.starts_with("regalloc:")) {
+    StringRef Arg = M.drop_front(8);
+    Arg.consume_front(":");
+    if (Expected<RegAllocMethod> R = parseRegAllocMethod(Arg); !R)
+      return R.takeError();
+    return MethodSpec{"regalloc", Arg};
+  }
   if (M.starts_with("agent")) { // agent@E or agent:MODEL@E
     StringRef Arg = M.drop_front(5);
     if ((!Arg.consume_front(":") && !Arg.starts_with("@")) || !Arg.contains('@'))
@@ -612,7 +651,7 @@ Expected<MethodSpec> parseMethod(StringRef M) {
     return MethodSpec{"agent", Arg};
   }
   auto [Kind, Arg] = M.split(':');
-  if (is_contained({"candidate", "coreset", "inliner", "regalloc", "policy", "perfunc"}, Kind))
+  if (is_contained({"candidate", "coreset", "inliner", "policy", "perfunc"}, Kind))
     return Arg.empty() ? Expected<MethodSpec>(Bad("an argument after the colon"))
                        : MethodSpec{Kind, Arg};
   if (Kind == "random") {
@@ -624,7 +663,7 @@ Expected<MethodSpec> parseMethod(StringRef M) {
   if (Kind == "greedy")
     return Digits(Arg) ? Expected<MethodSpec>(MethodSpec{Kind, Arg}) : Bad("greedy:STEPS");
   return Bad("oz, os, o0, gcc-os, candidate:NAME, coreset:FILE[:K], agent[:MODEL]@EFFORT, "
-             "policy:MODEL, perfunc:OPTIONS, inliner[:MODEL], regalloc[:MODEL], "
+             "policy:MODEL, perfunc:OPTIONS, inliner[:MODEL], regalloc[:MODEL][,growth=PERCENT], "
              "random:TRIALSxLENGTH or greedy:STEPS");
 }
 
@@ -693,7 +732,36 @@ Expected<EvalRow> runMethodContained(function_ref<Expected<EvalRow>()> Method) {
 }
 
 // Runs in a child process: every method on one module, rows appended to Path.
+// The rows of a module's result file (none if there is none).
+std::vector<EvalRow> readRows(const std::string &Path) {
+  std::vector<EvalRow> Rows;
+  ErrorOr<std::unique_ptr<MemoryBuffer>> B = MemoryBuffer::getFile(Path);
+  if (!B)
+    return Rows;
+  for (StringRef L : split((*B)->getBuffer(), '\n')) {
+    EvalRow R;
+    if (Expected<json::Value> V = json::parse(L); V && fromJSON(*V, R))
+      Rows.push_back(R);
+    else if (!V)
+      consumeError(V.takeError());
+  }
+  return Rows;
+}
+
+// Whether Rows answer every --method: a row each, or the module's failed baseline (then no
+// method can run on it).
+bool answersEveryMethod(const std::vector<EvalRow> &Rows) {
+  if (Rows.size() == 1 && Rows[0].Method == "oz" && Rows[0].Failed)
+    return true;
+  return llvm::all_of(Methods, [&](const std::string &M) {
+    return llvm::any_of(Rows, [&](const EvalRow &R) { return R.Method == M; });
+  });
+}
+
+// A module's rows: those of an earlier run that used the same methods are kept (so adding a
+// --method to a sweep measures only that method), the others are measured now.
 int evalModule(const CorpusModule &C, const Config &Cfg, const std::string &Path) {
+  const std::vector<EvalRow> Earlier = readRows(Path);
   EvalRow Base;
   Base.Module = C.Hash;
   Base.Package = C.Package;
@@ -714,6 +782,11 @@ int evalModule(const CorpusModule &C, const Config &Cfg, const std::string &Path
     Base.ClangBytes = Oz->Bytes;
     Base.ClangSeconds = since(Start);
     for (const std::string &M : Methods) {
+      auto Kept = llvm::find_if(Earlier, [&](const EvalRow &R) { return R.Method == M; });
+      if (Kept != Earlier.end()) {
+        OS << json::Value(toJSON(*Kept)) << "\n";
+        continue;
+      }
       EvalRow Row = Base;
       Row.Method = M;
       Expected<MethodSpec> Spec = parseMethod(M); // checked in main: cannot fail here
@@ -785,24 +858,20 @@ int main(int Argc, const char **Argv) {
   PoolSummary Pool = runPerModule(Modules, RowDir.str().str(), Jobs,
                                   [&](const CorpusModule &C, const std::string &Path) {
                                     return evalModule(C, *Cfg, Path);
+                                  },
+                                  [](const std::string &Path) {
+                                    return answersEveryMethod(readRows(Path));
                                   });
   outs() << Pool.Done << " modules (" << Pool.Resumed << " from earlier runs, " << Pool.Crashed
          << " failed)\n";
   auto RowPath = [&](const CorpusModule &C) { return resultPath(RowDir.str().str(), C); };
 
+  // The methods asked for only: a result file may hold others from an earlier sweep.
   std::vector<EvalRow> Rows;
-  for (const CorpusModule &C : Modules) {
-    ErrorOr<std::unique_ptr<MemoryBuffer>> B = MemoryBuffer::getFile(RowPath(C));
-    if (!B)
-      continue;
-    for (StringRef L : split((*B)->getBuffer(), '\n')) {
-      EvalRow R;
-      if (Expected<json::Value> V = json::parse(L); V && fromJSON(*V, R))
-        Rows.push_back(R);
-      else if (!V)
-        consumeError(V.takeError());
-    }
-  }
+  for (const CorpusModule &C : Modules)
+    for (EvalRow &R : readRows(RowPath(C)))
+      if (is_contained(Methods, R.Method) || (R.Method == "oz" && R.Failed))
+        Rows.push_back(std::move(R));
   std::error_code EC;
   raw_fd_ostream MD(OutDir + "/report.md", EC), HTML(OutDir + "/report.html", EC),
       All(OutDir + "/rows.jsonl", EC);

@@ -16,7 +16,8 @@ std::string resultPath(const std::string &ResultDir, const CorpusModule &C) {
 
 PoolSummary runPerModule(const std::vector<CorpusModule> &Modules, const std::string &ResultDir,
                          unsigned Jobs,
-                         const std::function<int(const CorpusModule &, const std::string &)> &Work) {
+                         const std::function<int(const CorpusModule &, const std::string &)> &Work,
+                         const std::function<bool(const std::string &)> &Complete) {
   sys::fs::create_directories(ResultDir);
   auto Start = std::chrono::steady_clock::now();
   PoolSummary S;
@@ -40,7 +41,7 @@ PoolSummary runPerModule(const std::vector<CorpusModule> &Modules, const std::st
     if (Next < Modules.size() && Running < std::max(1u, Jobs)) {
       const CorpusModule &C = Modules[Next++];
       std::string Path = resultPath(ResultDir, C);
-      if (sys::fs::exists(Path)) {
+      if (Complete ? Complete(Path) : sys::fs::exists(Path)) {
         ++S.Done, ++S.Resumed;
         continue;
       }

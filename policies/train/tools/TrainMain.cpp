@@ -165,6 +165,10 @@ static cl::opt<unsigned> EvictionHeads("eviction-heads", cl::init(0),
                                                 "(seeded random eviction scorers, on LLVM's "
                                                 "priorities and on the first --option-heads "
                                                 "heads chosen among the drawn ones; 0: none)"));
+static cl::opt<double> RegAllocGrowth("regalloc-growth", cl::init(0),
+                                      cl::desc("regalloc-es: percent of a module's code bytes "
+                                               "the per-function choice may add over greedy's, "
+                                               "as the compiler's regalloc_growth (default 0)"));
 static cl::opt<std::string> CompileLevel("compile-level", cl::init("O2"),
                                          cl::desc("regalloc-es: the -O level whose codegen is "
                                                   "trained (O1, O2, O3, Os, Oz)"));
@@ -328,6 +332,9 @@ int trainRegAlloc(int Argc, const char **Argv) {
   O.CandidateHeads = CandidateHeads;
   O.OptionHeads = OptionHeads;
   O.EvictionHeads = EvictionHeads;
+  if (!(RegAllocGrowth >= 0 && RegAllocGrowth <= 100))
+    return fail("--regalloc-growth: expected a percentage from 0 to 100");
+  O.MaxGrowth = RegAllocGrowth / 100.0;
   O.ES = esOptions(O.ES);
   if (given(ValidationModules))
     O.ValidationModules = ValidationModules;
