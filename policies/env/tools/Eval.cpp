@@ -8,7 +8,8 @@
 //                [--method policy:MODEL]
 //                [--method gcc-os]
 //                [--method coreset:FILE[:K]] [--method perfunc:OPTIONS]
-//                [--method inliner[:MODEL]] [--method regalloc[:MODEL][,growth=PERCENT]] [--regalloc-level O2]
+//                [--method inliner[:MODEL]]
+//                [--method regalloc[:MODEL][,growth=PERCENT]] [--regalloc-level O2]
 //                [--space autophase+macro+options] [--objective bytes|ir]
 //                [--hashes FILE] [--max-modules N] [--jobs 2] [--seed 1]
 //
@@ -731,7 +732,6 @@ Expected<EvalRow> runMethodContained(function_ref<Expected<EvalRow>()> Method) {
   return Row;
 }
 
-// Runs in a child process: every method on one module, rows appended to Path.
 // The rows of a module's result file (none if there is none).
 std::vector<EvalRow> readRows(const std::string &Path) {
   std::vector<EvalRow> Rows;
@@ -758,8 +758,9 @@ bool answersEveryMethod(const std::vector<EvalRow> &Rows) {
   });
 }
 
-// A module's rows: those of an earlier run that used the same methods are kept (so adding a
-// --method to a sweep measures only that method), the others are measured now.
+// Runs in a child process: every method on one module, rows written to Path. Rows of an
+// earlier run for the same methods are kept (so adding a --method to a sweep measures only
+// that method); the others are measured now.
 int evalModule(const CorpusModule &C, const Config &Cfg, const std::string &Path) {
   const std::vector<EvalRow> Earlier = readRows(Path);
   EvalRow Base;
