@@ -8,6 +8,8 @@
 # tests run on smartcc's build (aarch64 under qemu-aarch64). Prints a Markdown table, also
 # written to OUT/summary.md; the agent's time per TU comes from the decision log (cpu_ms).
 #   TARGET  x86_64 and/or aarch64 (default both)
+# SMARTCC_PKG_OPT (default -Oz) replaces the packages' -Oz, for instance -O2 with
+# SMARTCC_REGALLOC=ml in the environment (ML register allocation; clang ignores the variable).
 # Sources: the harvest's cache (~/.cache/smartcc/corpus/src-cache) or apt-get source.
 # Tools: ${SMARTCC_BIN:-build/bin}.
 set -euo pipefail
@@ -19,6 +21,7 @@ BIN=$(cd "${SMARTCC_BIN:-build/bin}" && pwd)
 CACHE=${SMARTCC_SRC_CACHE:-$HOME/.cache/smartcc/corpus/src-cache}
 mkdir -p "$OUT" && OUT=$(cd "$OUT" && pwd)
 QEMU="qemu-aarch64 -L /usr/aarch64-linux-gnu"
+OPT=${SMARTCC_PKG_OPT:--Oz}
 
 source_of() { # PACKAGE -> its extracted upstream tree under OUT/src
   local pkg=$1 dir
@@ -69,7 +72,8 @@ for T in $TARGETS; do
     D="$OUT/$P-$T"
     echo "== $P ($T)"
     HOST=$TRIPLE SMARTCC_BIN_DIR=$BIN bash scripts/compare-build.sh "$P" "$SRC" "$D" "$TRIPLE" -- \
-      env HOST="$TRIPLE" sh -c "$(build_cmd "$P")" > "$D.table" 2>&1 || { cat "$D.table"; exit 1; }
+      env HOST="$TRIPLE" sh -c "$(build_cmd "$P" | sed "s/-Oz/$OPT/g")" > "$D.table" 2>&1 ||
+      { cat "$D.table"; exit 1; }
     tail -4 "$D.table"
     if (cd "$D/smartcc" && RUN=$RUN sh -c "$(test_cmd "$P")"); then TESTS=pass; else TESTS=FAIL; fi
     echo "tests: $TESTS"
