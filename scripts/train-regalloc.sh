@@ -44,8 +44,9 @@ if [ -n "${REFRESH_LISTS:-}" ] || [ ! -f "$LISTS/$T-train.txt" ]; then LISTS=pol
 if has train; then
   "$BIN/smartcc-train" --trainer regalloc-es --corpus "$C/train-pool" \
     --hashes "$LISTS/$T-train.txt" --validation-hashes "$LISTS/$T-validation.txt" \
-    --run "$D/run" --target "$T" --compile-level O2 --heads "${HEADS:-8}" --candidate-heads "${CANDIDATES:-64}" \
-    --option-heads "${OPTION_HEADS:-8}" --eviction-heads "${EVICTION_HEADS:-24}" --regalloc-growth "${TRAIN_GROWTH:-0}" --init-spread 2 \
+    --run "$D/run" --target "$T" --compile-level O2 --heads "${HEADS:-8}" \
+    --candidate-heads "${CANDIDATES:-64}" --option-heads "${OPTION_HEADS:-8}" \
+    --eviction-heads "${EVICTION_HEADS:-24}" --regalloc-growth "${TRAIN_GROWTH:-0}" --init-spread 2 \
     --iterations "$ITERATIONS" --pairs 8 --modules-per-iteration 16 --sigma 0.1 \
     --step-size 0.02 --validate-every 5 --validation-modules 60 --jobs 2 --seed 1
   "$BIN/smartcc-train" --report "$D/run"

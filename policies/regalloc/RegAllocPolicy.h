@@ -24,6 +24,7 @@
 #pragma once
 #include "policies/model/ExportedModel.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -75,10 +76,7 @@ public:
     return Head < HeadEvictions.size() && !HeadEvictions[Head].empty();
   }
   bool anyEvicts() const {
-    for (const auto &W : HeadEvictions)
-      if (!W.empty())
-        return true;
-    return false;
+    return llvm::any_of(HeadEvictions, [](const auto &W) { return !W.empty(); });
   }
   // Head's choice at one eviction decision: the legal position of the highest score (the
   // first of equal ones).

@@ -20,6 +20,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include <chrono>
 #include <cmath>
+#include <deque>
 #include <map>
 #include <mutex>
 #include <numeric>
@@ -586,11 +587,11 @@ Expected<ExportedModel> selectHeads(const RegAllocTrainOptions &O,
   if (O.OptionHeads || O.EvictionHeads)
     Bases = pickHeads(selectionRows(Modules, Parts), std::max(1u, O.OptionHeads), false,
                       O.MaxGrowth);
-  // Measures Pool's heads from First on (a part of their own, cached in File under Key).
-  std::vector<std::map<std::string, HeadCosts>> Measured;
-  Measured.reserve(2);
-  auto MeasurePart = [&](size_t First, const std::string &File,
-                         const std::string &Key) -> Error {
+  // Measures Pool's heads from First on (a part of their own, cached in File under Key; What
+  // says what they are). A deque: Parts points into it.
+  std::deque<std::map<std::string, HeadCosts>> Measured;
+  auto MeasurePart = [&](size_t First, const std::string &File, const std::string &Key,
+                         const char *What) -> Error {
     std::vector<size_t> Rows(Pool.size() - First);
     std::iota(Rows.begin(), Rows.end(), First);
     RegAllocPolicy Part = cantFail(
@@ -601,6 +602,11 @@ Expected<ExportedModel> selectHeads(const RegAllocTrainOptions &O,
       return M.takeError();
     Measured.push_back(std::move(*M));
     Parts.push_back(&Measured.back());
+    outs() << "candidates " << First << " to " << Pool.size() - 1 << ": " << What
+           << " on LLVM's priorities and on candidates";
+    for (size_t B : Bases)
+      outs() << " " << B;
+    outs() << "\n";
     return Error::success();
   };
   // A cache's key names the candidates it holds: the bases, then each candidate's settings.
@@ -616,13 +622,8 @@ Expected<ExportedModel> selectHeads(const RegAllocTrainOptions &O,
         Pool.push_back({int(B), json::Array(Set), nullptr});
       Key += "; " + join(Set, " ");
     }
-    if (Error E = MeasurePart(First, "candidate-options.jsonl", Key))
+    if (Error E = MeasurePart(First, "candidate-options.jsonl", Key, "allocator options"))
       return std::move(E);
-    outs() << "candidates " << First << " to " << Pool.size() - 1
-           << ": allocator options on LLVM's priorities and on candidates";
-    for (size_t B : Bases)
-      outs() << " " << B;
-    outs() << "\n";
   }
   if (O.EvictionHeads) {
     const size_t First = Pool.size();
@@ -637,13 +638,8 @@ Expected<ExportedModel> selectHeads(const RegAllocTrainOptions &O,
       raw_string_ostream(Text) << Scorers[I];
       Key += "; " + std::to_string(Row) + " " + Text;
     }
-    if (Error E = MeasurePart(First, "candidate-evictions.jsonl", Key))
+    if (Error E = MeasurePart(First, "candidate-evictions.jsonl", Key, "eviction scorers"))
       return std::move(E);
-    outs() << "candidates " << First << " to " << Pool.size() - 1
-           << ": eviction scorers on LLVM's priorities and on candidates";
-    for (size_t B : Bases)
-      outs() << " " << B;
-    outs() << "\n";
   }
   std::vector<size_t> Chosen =
       pickHeads(selectionRows(Modules, Parts), O.Heads, true, O.MaxGrowth);
