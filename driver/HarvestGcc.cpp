@@ -83,9 +83,10 @@ void runGcc(StringRef Program, StringRef Arch, ArrayRef<const char *> Args, Stri
   json::Object Record{{"directory", Cwd}, {"source", Source}, {"arch", Arch}, {"ok", Rc == 0}};
   if (Rc == 0)
     if (ErrorOr<std::unique_ptr<MemoryBuffer>> Obj = MemoryBuffer::getFile(Temp)) {
-      if (Expected<ObjectSize> Size = measureObject((*Obj)->getMemBufferRef()))
+      if (Expected<ObjectSize> Size = measureObject((*Obj)->getMemBufferRef())) {
         Record["alloc_bytes"] = int64_t(Size->AllocBytes);
-      else {
+        Record["image_bytes"] = int64_t(Size->imageBytes());
+      } else {
         consumeError(Size.takeError());
         Record["ok"] = false;
       }

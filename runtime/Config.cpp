@@ -44,6 +44,10 @@ namespace smartcc {
 
 const char *metricName(Metric M) {
   switch (M) {
+  case Metric::ImageBytes:
+    return "image";
+  case Metric::CodeBytes:
+    return "code";
   case Metric::AllocBytes:
     return "alloc";
   case Metric::TextBytes:
@@ -55,12 +59,12 @@ const char *metricName(Metric M) {
   case Metric::RegAllocCost:
     return "regalloc_cost";
   }
-  return "alloc";
+  return "image";
 }
 
 std::optional<Metric> parseMetric(StringRef S) {
-  for (Metric M : {Metric::AllocBytes, Metric::TextBytes, Metric::FileBytes,
-                   Metric::IRInstructions})
+  for (Metric M : {Metric::ImageBytes, Metric::CodeBytes, Metric::AllocBytes, Metric::TextBytes,
+                   Metric::FileBytes, Metric::IRInstructions})
     if (S == metricName(M))
       return M;
   return std::nullopt;
@@ -108,7 +112,7 @@ namespace {
 
 constexpr const char *BuiltinSource = "<builtin>/candidates.toml";
 constexpr const char *LevelsExpected = "expected Oz or Os";
-constexpr const char *MetricsExpected = "expected alloc, text, file or ir";
+constexpr const char *MetricsExpected = "expected image, code, text, file, ir or alloc";
 constexpr const char *NameChars = "letters, digits, '_', '.' and '-'";
 
 Error makeError(const Twine &Msg) {
@@ -126,7 +130,7 @@ struct Value {
   bool B = false;
   unsigned U = 0;
   double D = 0;
-  Metric M = Metric::AllocBytes;
+  Metric M = Metric::ImageBytes;
   std::string S;
   std::vector<std::string> L;
 };

@@ -15,7 +15,9 @@ namespace smartcc {
 
 // How a candidate's object is measured; smaller is better for every metric.
 enum class Metric {
-  AllocBytes, // bytes of allocated (SHF_ALLOC) sections: text, rodata, data, eh_frame, bss
+  ImageBytes, // file-backed allocated bytes: code, rodata, data, unwind tables (not .bss)
+  CodeBytes,  // bytes of executable allocated sections
+  AllocBytes, // every allocated (SHF_ALLOC) section, .bss included: RAM and image mixed
   TextBytes,  // bytes of executable sections only
   FileBytes,  // size of the whole object file
   IRInstructions, // LLVM IR instructions after the middle-end (codegen still runs)
@@ -29,7 +31,10 @@ std::optional<Metric> parseMetric(llvm::StringRef S);
 struct Config {
   bool Disable = false;
   std::vector<std::string> Levels{"Oz", "Os"}; // -O levels smartcc takes over
-  Metric SizeMetric = Metric::AllocBytes;
+  Metric SizeMetric = Metric::ImageBytes;
+  // Rules a smaller candidate must also pass to ship (runtime/ShipRules.h).
+  bool AllowRamGrowth = false;         // may writable data (.data, .bss, TLS) grow?
+  double CodeForUnwind = 0.0;          // percent of code a candidate may add while unwind shrinks
   unsigned Jobs = 0;                   // candidate processes at once; 0 = cores - 1 (at least 1)
   unsigned TimeoutMs = 60000;          // per candidate
   // Candidate work per TU in IR instructions (TU size x candidates); 0 = no limit. Compile time

@@ -1,65 +1,135 @@
 #include "runtime/Decision.h"
+#include "policies/ActionSpace.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <cmath>
+#include <tuple>
 #include "llvm/Support/JSON.h"
 
 using namespace llvm;
 
 namespace smartcc {
 
+const char *brokenShipRule(const ObjectSize &Candidate, const ObjectSize &Baseline,
+                           const ShipRules &Rules) {
+  if (!Rules.Active)
+    return nullptr;
+  if (!Rules.AllowRamGrowth &&
+      (Candidate.ramBytes() > Baseline.ramBytes() || Candidate.DataBytes > Baseline.DataBytes))
+    return "ram_growth";
+  const double CodeAllowance = double(Baseline.CodeBytes) * Rules.CodeForUnwind / 100.0;
+  if (Candidate.UnwindBytes < Baseline.UnwindBytes &&
+      double(Candidate.CodeBytes) > double(Baseline.CodeBytes) + CodeAllowance)
+    return "code_for_unwind";
+  return nullptr;
+}
+
 void chooseWinner(TUDecision &D) {
   D.Winner = -1;
+  for (CandidateReport &C : D.Candidates)
+    C.Rejected = nullptr;
   if (!D.BaselineMeasured) {
     D.KeptReason = "baseline_unmeasured";
     return;
   }
-  bool AnyOk = false;
+  bool AnyOk = false, AnyRejected = false;
   uint64_t Best = D.BaselineValue;
   for (size_t I = 0; I < D.Candidates.size(); ++I) {
-    const CandidateReport &C = D.Candidates[I];
+    CandidateReport &C = D.Candidates[I];
     if (C.Result.Result != Outcome::Ok)
       continue;
     AnyOk = true;
+    if (C.Value >= D.BaselineValue)
+      continue;
+    // Only a candidate that would win is judged by the rules, so the counts say what they cost.
+    if ((C.Rejected = brokenShipRule(C.Result.Object, D.Baseline, D.Rules))) {
+      AnyRejected = true;
+      continue;
+    }
     if (C.Value < Best) { // strictly smaller; the first in list order wins a tie among candidates
       Best = C.Value;
       D.Winner = int(I);
     }
   }
   if (D.Winner < 0)
-    D.KeptReason = D.Candidates.empty() ? "no_candidates" : AnyOk ? "no_smaller" : "all_failed";
+    D.KeptReason = D.Candidates.empty() ? "no_candidates"
+                   : AnyRejected        ? "smaller_rejected"
+                   : AnyOk              ? "no_smaller"
+                                        : "all_failed";
+}
+
+// Change against clang in percent: negative = smaller, as everywhere smartcc prints sizes.
+static double changePercent(double Value, double Baseline) {
+  return (Value - Baseline) * 100.0 / Baseline;
 }
 
 static std::string relative(uint64_t Value, uint64_t Baseline) {
   if (!Baseline)
     return "-";
-  double Pct = (double(Value) - double(Baseline)) * 100.0 / double(Baseline);
   std::string S;
-  raw_string_ostream(S) << format("%+.2f%%", Pct);
+  raw_string_ostream(S) << format("%+.2f%%", changePercent(double(Value), double(Baseline)));
   return S;
+}
+
+static void printRow(raw_ostream &OS, StringRef Name, StringRef Value, StringRef Versus,
+                     const ObjectSize *Size, double Millis, StringRef Outcome) {
+  OS << format("  %-26s %10s %9s", Name.str().c_str(), Value.str().c_str(),
+               Versus.str().c_str());
+  if (Size)
+    OS << format(" %8llu %7llu %6llu %7llu %6llu", (unsigned long long)Size->CodeBytes,
+                 (unsigned long long)Size->ReadOnlyBytes, (unsigned long long)Size->DataBytes,
+                 (unsigned long long)Size->UnwindBytes, (unsigned long long)Size->BssBytes);
+  else
+    OS << format(" %8s %7s %6s %7s %6s", "-", "-", "-", "-", "-");
+  OS << format(" %7.0f  %s\n", Millis, Outcome.str().c_str());
+}
+
+static std::string ruleInWords(const char *Rule) {
+  if (StringRef(Rule) == "ram_growth")
+    return "smaller, not shipped: its writable data (RAM) grows";
+  return "smaller, not shipped: trades code bytes for unwind tables";
+}
+
+// An agent sequence in words: each action's own description, in order.
+static void printSequenceInWords(raw_ostream &OS, const CandidateReport &C) {
+  Expected<ActionSpace> Space = loadActionSpaces(C.ActionSpace);
+  SmallVector<StringRef, 8> Names;
+  StringRef(C.Sequence).split(Names, ' ', -1, /*KeepEmpty=*/false);
+  unsigned Step = 0;
+  for (StringRef Name : Names) {
+    int I = Space ? Space->indexOf(Name) : -1;
+    OS << format("        %u. %s", ++Step, Name.str().c_str());
+    if (I >= 0 && !Space->Actions[size_t(I)].Description.empty())
+      OS << ": " << Space->Actions[size_t(I)].Description;
+    OS << "\n";
+  }
+  if (!Space)
+    consumeError(Space.takeError());
 }
 
 void printExplain(const TUDecision &D, raw_ostream &OS) {
   OS << "smartcc: " << D.Input << " -> " << D.Output << " (" << D.Target << ", -" << D.Level
-     << ", metric " << metricName(D.SizeMetric) << ")\n";
-  OS << format("  %-30s %12s %9s %9s  %s\n", "candidate", metricName(D.SizeMetric), "vs clang",
+     << ", metric " << metricName(D.SizeMetric) << "; changes: negative = smaller than clang)\n";
+  OS << format("  %-26s %10s %9s %8s %7s %6s %7s %6s %7s  %s\n", "candidate",
+               metricName(D.SizeMetric), "vs clang", "code", "rodata", "data", "unwind", "bss",
                "ms", "outcome");
-  OS << format("  %-30s %12llu %9s %9.0f  %s\n", ("clang -" + D.Level).c_str(),
-               (unsigned long long)D.BaselineValue, "", D.BaselineMillis,
-               D.Winner < 0 ? "shipped" : "");
+  printRow(OS, "clang -" + D.Level, std::to_string(D.BaselineValue), "",
+           D.BaselineMeasured ? &D.Baseline : nullptr, D.BaselineMillis,
+           D.Winner < 0 ? "shipped" : "");
   for (size_t I = 0; I < D.Candidates.size(); ++I) {
     const CandidateReport &C = D.Candidates[I];
     std::string Outcome = int(I) == D.Winner ? "shipped" : outcomeName(C.Result.Result);
     if (C.Result.Result == Outcome::Ok && int(I) != D.Winner)
-      Outcome = C.Value < D.BaselineValue ? "smaller, not best" : "not smaller";
+      Outcome = C.Rejected                   ? ruleInWords(C.Rejected)
+                : C.Value < D.BaselineValue ? "smaller, not best"
+                                            : "not smaller";
     if (C.Result.Result != Outcome::Ok && C.Result.Message[0])
       Outcome += std::string(": ") + C.Result.Message;
     if (C.Result.Result == Outcome::Ok)
-      OS << format("  %-30s %12llu %9s %9.0f  %s\n", C.Name.c_str(), (unsigned long long)C.Value,
-                   relative(C.Value, D.BaselineValue).c_str(), C.Result.Millis, Outcome.c_str());
+      printRow(OS, C.Name, std::to_string(C.Value), relative(C.Value, D.BaselineValue),
+               &C.Result.Object, C.Result.Millis, Outcome);
     else
-      OS << format("  %-30s %12s %9s %9.0f  %s\n", C.Name.c_str(), "-", "-", C.Result.Millis,
-                   Outcome.c_str());
+      printRow(OS, C.Name, "-", "-", nullptr, C.Result.Millis, Outcome);
   }
   if (!D.AgentModel.empty()) {
     OS << format("  agent %s, effort %u, %.2f ms:\n", D.AgentModel.c_str(), D.Effort,
@@ -67,13 +137,16 @@ void printExplain(const TUDecision &D, raw_ostream &OS) {
     for (const CandidateReport &C : D.Candidates) {
       if (!C.Predicted)
         continue;
+      // The model predicts 100*log(clang / candidate); shown as the change it means.
+      double Predicted = (std::exp(-double(*C.Predicted) / 100.0) - 1.0) * 100.0;
       std::string Measured = "not measured";
-      if (C.Result.Result == Outcome::Ok && D.BaselineValue && C.Value)
-        Measured = formatv("measured {0}%", format("%+.2f", 100.0 * std::log(double(
-                                                             D.BaselineValue) / double(C.Value))))
+      if (C.Result.Result == Outcome::Ok && D.BaselineValue)
+        Measured = formatv("measured {0}%", format("%+.2f", changePercent(double(C.Value),
+                                                                          double(D.BaselineValue))))
                        .str();
-      OS << format("    %-10s predicted %+.2f%%, %s: %s\n", C.Name.c_str(), *C.Predicted,
-                   Measured.c_str(), C.Sequence.c_str());
+      OS << format("    %-10s predicted %+.2f%%, %s:\n", C.Name.c_str(), Predicted,
+                   Measured.c_str());
+      printSequenceInWords(OS, C);
     }
   } else if (!D.AgentNote.empty()) {
     OS << "  agent: " << D.AgentNote << "\n";
@@ -107,6 +180,19 @@ void printExplain(const TUDecision &D, raw_ostream &OS) {
     OS << "  note: " << D.Note << "\n";
 }
 
+// Every size of an object, each class by name (the log's readers need no other source).
+static void addSizes(json::Object &O, const ObjectSize &S) {
+  O["image_bytes"] = int64_t(S.imageBytes());
+  O["code_bytes"] = int64_t(S.CodeBytes);
+  O["rodata_bytes"] = int64_t(S.ReadOnlyBytes);
+  O["data_bytes"] = int64_t(S.DataBytes);
+  O["unwind_bytes"] = int64_t(S.UnwindBytes);
+  O["bss_bytes"] = int64_t(S.BssBytes);
+  O["alloc_bytes"] = int64_t(S.AllocBytes);
+  O["text_bytes"] = int64_t(S.TextBytes);
+  O["file_bytes"] = int64_t(S.FileBytes);
+}
+
 std::string toJSONLine(const TUDecision &D) {
   json::Array Cands;
   for (const CandidateReport &C : D.Candidates) {
@@ -117,10 +203,10 @@ std::string toJSONLine(const TUDecision &D) {
                    {"ir_after", int64_t(C.Result.IRAfter)}};
     if (C.Result.Result == Outcome::Ok) {
       O["value"] = int64_t(C.Value);
-      O["alloc_bytes"] = int64_t(C.Result.Object.AllocBytes);
-      O["text_bytes"] = int64_t(C.Result.Object.TextBytes);
-      O["file_bytes"] = int64_t(C.Result.Object.FileBytes);
+      addSizes(O, C.Result.Object);
     }
+    if (C.Rejected)
+      O["rejected"] = C.Rejected;
     if (C.Result.Result == Outcome::Ok)
       O["regalloc_cost"] = C.Result.RegAllocCost;
     if (C.Result.RegAllocRanges) {
@@ -138,6 +224,8 @@ std::string toJSONLine(const TUDecision &D) {
     }
     Cands.push_back(std::move(O));
   }
+  json::Object Baseline{{"value", int64_t(D.BaselineValue)}, {"ms", D.BaselineMillis}};
+  addSizes(Baseline, D.Baseline);
   json::Object Line{
       {"directory", D.Directory},
       {"input", D.Input},
@@ -145,12 +233,7 @@ std::string toJSONLine(const TUDecision &D) {
       {"target", D.Target},
       {"level", D.Level},
       {"metric", metricName(D.SizeMetric)},
-      {"baseline",
-       json::Object{{"value", int64_t(D.BaselineValue)},
-                    {"alloc_bytes", int64_t(D.Baseline.AllocBytes)},
-                    {"text_bytes", int64_t(D.Baseline.TextBytes)},
-                    {"file_bytes", int64_t(D.Baseline.FileBytes)},
-                    {"ms", D.BaselineMillis}}},
+      {"baseline", std::move(Baseline)},
       {"candidates", std::move(Cands)},
       {"chosen", D.Winner >= 0 ? D.Candidates[D.Winner].Name : std::string("baseline")},
       {"shipped_value", int64_t(D.shippedValue())},
@@ -185,6 +268,17 @@ Counters statsDelta(const TUDecision &D) {
     C[Unit + "baseline"] = int64_t(D.BaselineValue);
     C[Unit + "shipped"] = int64_t(D.shippedValue());
     C[Unit + "saved"] = int64_t(D.BaselineValue) - int64_t(D.shippedValue());
+    // What the image carries, by section class, whatever the metric: the user's summary.
+    // With the IR metric or -S the baseline is the replica's object, measured the same way.
+    const ObjectSize &Base = D.Baseline, &Ship = D.shippedObject();
+    for (auto [Class, B, S] : {std::tuple{"code", Base.CodeBytes, Ship.CodeBytes},
+                               {"rodata", Base.ReadOnlyBytes, Ship.ReadOnlyBytes},
+                               {"data", Base.DataBytes, Ship.DataBytes},
+                               {"unwind", Base.UnwindBytes, Ship.UnwindBytes},
+                               {"bss", Base.BssBytes, Ship.BssBytes}}) {
+      C[std::string("image.") + Class + ".baseline"] = int64_t(B);
+      C[std::string("image.") + Class + ".shipped"] = int64_t(S);
+    }
   }
   if (!D.AgentModel.empty()) {
     C["agent.served"] = 1;
@@ -197,6 +291,8 @@ Counters statsDelta(const TUDecision &D) {
     C["candidate.evaluated"] += 1;
     if (R.Result.Result != Outcome::Ok)
       C[std::string("candidate.discarded.") + outcomeName(R.Result.Result)] += 1;
+    if (R.Rejected)
+      C[std::string("candidate.rejected.") + R.Rejected] += 1;
   }
   return C;
 }

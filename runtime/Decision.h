@@ -11,17 +11,37 @@
 
 namespace smartcc {
 
+// What a smaller candidate must also respect to ship, against clang's object. Both guard
+// users whose build differs from what the metric sees:
+//  - RAM: writable data (.data + .bss + TLS) must not grow, and zero-initialized data must not
+//    become initialized (.bss -> .data: the same RAM, more bytes on disk).
+//  - code for unwind tables: a candidate may not add more than CodeForUnwind percent of clang's
+//    code while its unwind tables shrink; a build without unwind tables (firmware) would get
+//    only the growth.
+// Not for -O1..-O3 register-allocation decisions, which have their own byte allowance.
+struct ShipRules {
+  bool Active = true;
+  bool AllowRamGrowth = false;
+  double CodeForUnwind = 0.0; // percent
+};
+// The rule Candidate breaks against Baseline ("ram_growth", "code_for_unwind"), or null.
+const char *brokenShipRule(const ObjectSize &Candidate, const ObjectSize &Baseline,
+                           const ShipRules &Rules);
+
 struct CandidateReport {
   std::string Name;
   CandidateResult Result;
   uint64_t Value = 0; // in the metric's unit; meaningful when Result.Result == Outcome::Ok
+  const char *Rejected = nullptr;    // the ship rule a smaller candidate broke, if any
   std::string Sequence;              // an agent proposal's action sequence
+  std::string ActionSpace;           // ... and the space its action names come from
   std::optional<float> Predicted;    // its predicted gain, 100*log(clang / candidate)
 };
 
 struct TUDecision {
   std::string Directory, Input, Output, Target, Level; // paths as given, relative to Directory
-  Metric SizeMetric = Metric::AllocBytes;
+  Metric SizeMetric = Metric::ImageBytes;
+  ShipRules Rules;
   ObjectSize Baseline;
   uint64_t BaselineValue = 0;
   bool BaselineMeasured = false;
@@ -44,9 +64,13 @@ struct TUDecision {
   uint64_t shippedValue() const {
     return Winner >= 0 ? Candidates[Winner].Value : BaselineValue;
   }
+  const ObjectSize &shippedObject() const {
+    return Winner >= 0 ? Candidates[Winner].Result.Object : Baseline;
+  }
 };
 
-// Picks the strictly smallest measured candidate, or keeps the baseline (ties go to clang).
+// Picks the strictly smallest measured candidate that breaks no ship rule, or keeps the
+// baseline (ties go to clang).
 void chooseWinner(TUDecision &D);
 
 void printExplain(const TUDecision &D, llvm::raw_ostream &OS);

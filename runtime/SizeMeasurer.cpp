@@ -1,5 +1,6 @@
 #include "runtime/SizeMeasurer.h"
 #include "llvm/BinaryFormat/ELF.h"
+#include "llvm/Object/Archive.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Object/ObjectFile.h"
 
@@ -7,31 +8,138 @@ using namespace llvm;
 
 namespace smartcc {
 
+ObjectSize &ObjectSize::operator+=(const ObjectSize &O) {
+  AllocBytes += O.AllocBytes;
+  TextBytes += O.TextBytes;
+  FileBytes += O.FileBytes;
+  CodeBytes += O.CodeBytes;
+  ReadOnlyBytes += O.ReadOnlyBytes;
+  DataBytes += O.DataBytes;
+  UnwindBytes += O.UnwindBytes;
+  BssBytes += O.BssBytes;
+  return *this;
+}
+
+namespace {
+
+// Unwind tables by name: their types differ by target and by producer (x86-64 objects say
+// SHT_X86_64_UNWIND, lld's output and AArch64 objects SHT_PROGBITS).
+bool isUnwindSection(StringRef Name, uint32_t Type) {
+  return Name.starts_with(".eh_frame") || Name.starts_with(".gcc_except_table") ||
+         Name.starts_with(".ARM.exidx") || Name.starts_with(".ARM.extab") ||
+         Name == ".sframe" || Type == ELF::SHT_X86_64_UNWIND; // == SHT_ARM_EXIDX
+}
+
+void addSection(ObjectSize &Size, const object::SectionRef &Sec, bool IsElf) {
+  const uint64_t Bytes = Sec.getSize();
+  if (Sec.isText())
+    Size.TextBytes += Bytes;
+  if (!IsElf) { // no flags to read: LLVM's own section kinds
+    if (Sec.isBSS())
+      Size.BssBytes += Bytes;
+    else if (Sec.isText())
+      Size.CodeBytes += Bytes;
+    else if (Sec.isData())
+      Size.DataBytes += Bytes;
+    else
+      return;
+    Size.AllocBytes += Bytes;
+    return;
+  }
+  object::ELFSectionRef Elf(Sec);
+  const uint64_t Flags = Elf.getFlags();
+  if (!(Flags & ELF::SHF_ALLOC)) // debug info, symbols, relocations: never loaded
+    return;
+  Size.AllocBytes += Bytes;
+  Expected<StringRef> Name = Sec.getName();
+  StringRef N = Name ? *Name : (consumeError(Name.takeError()), StringRef());
+  if (Elf.getType() == ELF::SHT_NOBITS)
+    Size.BssBytes += Bytes;
+  else if (Flags & ELF::SHF_EXECINSTR)
+    Size.CodeBytes += Bytes;
+  else if (isUnwindSection(N, Elf.getType()))
+    Size.UnwindBytes += Bytes;
+  else if (Flags & ELF::SHF_WRITE)
+    Size.DataBytes += Bytes;
+  else
+    Size.ReadOnlyBytes += Bytes;
+}
+
+ObjectSize measure(const object::ObjectFile &Obj) {
+  ObjectSize Size;
+  Size.FileBytes = Obj.getData().size();
+  const bool IsElf = isa<object::ELFObjectFileBase>(&Obj);
+  for (const object::SectionRef &Sec : Obj.sections())
+    addSection(Size, Sec, IsElf);
+  return Size;
+}
+
+std::string kindOf(const object::ObjectFile &Obj) {
+  const auto *Elf = dyn_cast<object::ELFObjectFileBase>(&Obj);
+  if (!Elf)
+    return Obj.isRelocatableObject() ? "object" : "executable";
+  switch (Elf->getEType()) {
+  case ELF::ET_REL:
+    return "object";
+  case ELF::ET_EXEC:
+    return "executable";
+  default: // ET_DYN: a PIE executable has an interpreter, a shared library does not
+    for (const object::SectionRef &Sec : Obj.sections())
+      if (Expected<StringRef> Name = Sec.getName(); Name && *Name == ".interp")
+        return "executable";
+      else if (!Name)
+        consumeError(Name.takeError());
+    return "shared";
+  }
+}
+
+} // namespace
+
 Expected<ObjectSize> measureObject(MemoryBufferRef Object) {
   Expected<std::unique_ptr<object::ObjectFile>> Obj =
       object::ObjectFile::createObjectFile(Object);
   if (!Obj)
     return Obj.takeError();
-  ObjectSize Size;
-  Size.FileBytes = Object.getBufferSize();
-  const auto *Elf = dyn_cast<object::ELFObjectFileBase>(Obj->get());
-  for (const object::SectionRef &Sec : (*Obj)->sections()) {
-    uint64_t Bytes = Sec.getSize();
-    bool Alloc;
-    if (Elf) // ELF says exactly what is loaded; debug info, symbols and relocations are not.
-      Alloc = object::ELFSectionRef(Sec).getFlags() & ELF::SHF_ALLOC;
-    else
-      Alloc = Sec.isText() || Sec.isData() || Sec.isBSS();
-    if (Alloc)
-      Size.AllocBytes += Bytes;
-    if (Sec.isText())
-      Size.TextBytes += Bytes;
+  return measure(**Obj);
+}
+
+Expected<FileSize> measureFile(MemoryBufferRef File) {
+  Expected<std::unique_ptr<object::Binary>> Bin = object::createBinary(File);
+  if (!Bin)
+    return Bin.takeError();
+  FileSize Out;
+  if (const auto *Obj = dyn_cast<object::ObjectFile>(Bin->get())) {
+    Out.Kind = kindOf(*Obj);
+    Out.Size = measure(*Obj);
+    return Out;
   }
-  return Size;
+  const auto *Ar = dyn_cast<object::Archive>(Bin->get());
+  if (!Ar)
+    return createStringError(inconvertibleErrorCode(),
+                             "not an object file, executable, shared library or archive");
+  Out.Kind = "archive";
+  Error Err = Error::success();
+  for (const object::Archive::Child &C : Ar->children(Err)) {
+    Expected<std::unique_ptr<object::Binary>> Member = C.getAsBinary();
+    if (!Member) { // a member LLVM cannot read (not an object): it ships no code
+      consumeError(Member.takeError());
+      continue;
+    }
+    if (const auto *Obj = dyn_cast<object::ObjectFile>(Member->get()))
+      Out.Size += measure(*Obj);
+  }
+  if (Err)
+    return std::move(Err);
+  Out.Size.FileBytes = File.getBufferSize();
+  return Out;
 }
 
 uint64_t metricValue(const ObjectSize &Size, uint64_t IRInstructions, Metric M) {
   switch (M) {
+  case Metric::ImageBytes:
+    return Size.imageBytes();
+  case Metric::CodeBytes:
+    return Size.CodeBytes;
   case Metric::AllocBytes:
     return Size.AllocBytes;
   case Metric::TextBytes:
@@ -43,7 +151,7 @@ uint64_t metricValue(const ObjectSize &Size, uint64_t IRInstructions, Metric M) 
   case Metric::RegAllocCost:
     break; // not a property of the object (see TUOptimizer)
   }
-  return Size.AllocBytes;
+  return Size.imageBytes();
 }
 
 } // namespace smartcc

@@ -188,7 +188,8 @@ constexpr unsigned LabelWidth = 30; // column where values start
 constexpr unsigned NumberWidth = 8;
 
 // Groups with a section of their own; counters of any other first component land under "Other".
-constexpr llvm::StringLiteral KnownGroups[] = {"tu", "bytes", "candidate", "passthrough", "error"};
+constexpr llvm::StringLiteral KnownGroups[] = {"tu",          "bytes", "image", "candidate",
+                                               "passthrough", "error"};
 
 // Rows of the table: label padded to LabelWidth (a long one still gets one space), number
 // right-aligned in NumberWidth, so every number ends in the same column.
@@ -295,12 +296,44 @@ void printBytes(Table &T) {
   printRest(T, "bytes", {"baseline", "shipped", "saved"}, {});
 }
 
+// What the optimized TUs' objects carry into the image, by section class: clang's -Oz
+// objects against what smartcc shipped. Build probes are never counted (they are passed
+// through). bss is RAM, not image: shown apart.
+void printImage(Table &T) {
+  constexpr std::pair<const char *, const char *> Classes[] = {
+      {"code", "code"}, {"rodata", "read-only data"}, {"data", "writable data"},
+      {"unwind", "unwind tables"}};
+  auto Line = [&](unsigned Indent, llvm::StringRef Label, int64_t Base, int64_t Shipped) {
+    T.label(Indent, Label);
+    T.OS << llvm::format_decimal(Base, 12) << llvm::format_decimal(Shipped, 12)
+         << llvm::format_decimal(Base - Shipped, 10);
+    if (Base)
+      T.OS << llvm::format("  %6.2f %%", 100.0 * double(Base - Shipped) / double(Base));
+    T.OS << '\n';
+  };
+  T.header("Image bytes of optimized TUs (file-backed; saved > 0 = smaller):");
+  T.label(2, "");
+  T.OS << llvm::format("%12s%12s%10s\n", "clang -Oz", "shipped", "saved");
+  int64_t Base = 0, Shipped = 0;
+  for (auto [Key, Label] : Classes) {
+    int64_t B = T.get(std::string("image.") + Key + ".baseline");
+    int64_t S = T.get(std::string("image.") + Key + ".shipped");
+    Base += B;
+    Shipped += S;
+    Line(4, Label, B, S);
+  }
+  Line(2, "image total:", Base, Shipped);
+  Line(2, "RAM-only (.bss, .tbss):", T.get("image.bss.baseline"), T.get("image.bss.shipped"));
+}
+
 void printCandidates(Table &T) {
   int64_t Evaluated = T.get("candidate.evaluated");
   T.row(0, "Candidates evaluated:", Evaluated);
   T.row(2, "discarded:", T.subtotal("candidate.discarded"), Evaluated);
   printReasons(T, 4, "candidate.discarded");
-  printRest(T, "candidate", {"evaluated"}, {"discarded"});
+  T.row(2, "rejected by ship rules:", T.subtotal("candidate.rejected"), Evaluated);
+  printReasons(T, 4, "candidate.rejected");
+  printRest(T, "candidate", {"evaluated"}, {"discarded", "rejected"});
 }
 
 // passthrough.* and error.* are pure reason lists under a total.
@@ -344,6 +377,7 @@ void printStats(const Counters &C, const std::string &StatsFile, llvm::raw_ostre
     OS << formatTime(T.get(ZeroedAtKey)) << '\n';
   }
   printTU(T);
+  printImage(T);
   printBytes(T);
   printCandidates(T);
   printReasonGroup(T, "passthrough", "Passed through to clang:");

@@ -79,18 +79,8 @@ TUOptimizer::TUOptimizer(clang::CompilerInstance &CI, const Config &Cfg, std::st
     : CI(CI), Cfg(Cfg), Level(std::move(Level)), CC1Args(std::move(CC1Args)),
       HarvestOnly(HarvestOnly) {}
 
-// Configure and CMake probe programs are build-system noise, not code anyone ships.
-static bool isBuildProbe(StringRef Source, StringRef Directory) {
-  StringRef Name = sys::path::filename(Source);
-  return Name.starts_with("conftest") || Name.starts_with("CMakeCCompilerId") ||
-         Name.starts_with("CMakeCXXCompilerId") || Directory.contains("/CMakeFiles/") ||
-         Directory.contains("/CMakeScratch") || Source.contains("/CMakeFiles/");
-}
-
 const char *TUOptimizer::harvestCounter() const {
-  return HarvestSkipped ? "harvest.skipped_probe"
-         : HarvestError.empty() ? "harvest.written"
-                                : "error.harvest";
+  return HarvestError.empty() ? "harvest.written" : "error.harvest";
 }
 
 void TUOptimizer::harvest(Module &M) {
@@ -105,11 +95,7 @@ void TUOptimizer::harvest(Module &M) {
   Ctx.Level = Level;
   if (const char *Package = std::getenv("SMARTCC_HARVEST_PACKAGE"))
     Ctx.Package = Package;
-  Ctx.CC1Args = CC1Args;
-  if (isBuildProbe(Ctx.Source, Ctx.Directory)) {
-    HarvestSkipped = true;
-    return;
-  }
+  Ctx.CC1Args = CC1Args; // build probes never get here (driver/Eligibility.h)
   if (Expected<std::string> Hash = harvestModule(M, Ctx); !Hash)
     HarvestError = toString(Hash.takeError());
 }
@@ -259,13 +245,17 @@ void TUOptimizer::finish(bool CompileSucceeded) {
   // the target nothing measures a cost, so clang's object is reported in bytes.
   const Metric M = !SpeedLevel        ? Cfg.SizeMetric
                    : RegAlloc.Policy ? Metric::RegAllocCost
-                                     : Metric::AllocBytes;
+                                     : Metric::ImageBytes;
   auto ValueOf = [&](const CandidateResult &R) -> uint64_t {
     if (M == Metric::RegAllocCost)
       return uint64_t(std::llround(R.RegAllocCost * 1000.0));
     return metricValue(R.Object, R.IRAfter, M);
   };
   D.SizeMetric = M;
+  // -O1..-O3 decide by the allocation's cost within regalloc_growth's byte allowance.
+  D.Rules.Active = !SpeedLevel;
+  D.Rules.AllowRamGrowth = Cfg.AllowRamGrowth;
+  D.Rules.CodeForUnwind = Cfg.CodeForUnwind;
   D.AgentModel = Agent.Model;
   D.AgentNote = Agent.Note;
   D.InlinerModel = Inliner.Policy ? Inliner.Policy->source() : "";
@@ -299,8 +289,13 @@ void TUOptimizer::finish(bool CompileSucceeded) {
       Replica = &R;
       return;
     }
-    D.Candidates.push_back({Spec.Name, R, ValueOf(R),
-                            Spec.PredictedPercent ? Spec.Description : "", Spec.PredictedPercent});
+    CandidateReport C{Spec.Name, R, ValueOf(R)};
+    if (Spec.PredictedPercent) {
+      C.Sequence = Spec.Description;
+      C.ActionSpace = Spec.ActionSpace;
+      C.Predicted = Spec.PredictedPercent;
+    }
+    D.Candidates.push_back(std::move(C));
     Origins.push_back({&P, I});
   };
   for (size_t I = 0; Pool && I < Pool->size(); ++I)

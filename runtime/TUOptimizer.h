@@ -49,7 +49,6 @@ private:
   std::vector<std::string> CC1Args; // for the harvest record
   bool HarvestOnly = false;
   std::string HarvestError;
-  bool HarvestSkipped = false;
   bool EmitAssembly = false;
   bool Started = false;
   std::string LaunchError;

@@ -19,6 +19,8 @@ PACKAGES=(
   gcc-aarch64-linux-gnu g++-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
   # building real Debian source packages (tests and corpus harvest)
   dpkg-dev make autoconf automake libtool m4 gettext autopoint bison flex
+  # scripts/link-bench.py: a Meson project (serd)
+  meson
   # comparison baseline for smartcc-eval (gcc -Os) and scripting
   gcc python3
   # a test proves dependency files are written exactly once by tracing the compile

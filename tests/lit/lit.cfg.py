@@ -35,7 +35,7 @@ config.substitutions.append(("%llvm_bin", llvm_bin))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
 config.substitutions.append(("%tools", tools))
 config.substitutions.append(("%python", config.python_executable))
-config.substitutions.append(("%alloc-bytes", config.python_executable + " " + os.path.join(tools, "alloc-bytes.py")))
+config.substitutions.append(("%image-bytes", config.python_executable + " " + os.path.join(tools, "image-bytes.py")))
 # `%fake-clang-as NAME`: real clang-22 run under another program name, i.e. exactly what clang
 # prints and does when invoked as NAME (diagnostics are prefixed with the program name).
 config.substitutions.append(("%fake-clang-as", config.python_executable + " " + os.path.join(tools, "run-as.py") + " " + os.path.join(llvm_bin, "clang")))

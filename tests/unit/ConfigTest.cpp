@@ -90,8 +90,10 @@ TEST(MetricTest, NamesRoundTrip) {
   EXPECT_STREQ(metricName(Metric::TextBytes), "text");
   EXPECT_STREQ(metricName(Metric::FileBytes), "file");
   EXPECT_STREQ(metricName(Metric::IRInstructions), "ir");
-  for (Metric M : {Metric::AllocBytes, Metric::TextBytes, Metric::FileBytes,
-                   Metric::IRInstructions})
+  EXPECT_STREQ(metricName(Metric::ImageBytes), "image");
+  EXPECT_STREQ(metricName(Metric::CodeBytes), "code");
+  for (Metric M : {Metric::ImageBytes, Metric::CodeBytes, Metric::AllocBytes, Metric::TextBytes,
+                   Metric::FileBytes, Metric::IRInstructions})
     EXPECT_EQ(parseMetric(metricName(M)), M);
   EXPECT_EQ(parseMetric("size"), std::nullopt);
   EXPECT_EQ(parseMetric("Alloc"), std::nullopt);
@@ -102,10 +104,12 @@ TEST_F(ConfigTest, Defaults) {
   ASSERT_LOADED(C);
   EXPECT_FALSE(C->Disable);
   EXPECT_EQ(C->Levels, (std::vector<std::string>{"Oz", "Os"}));
-  EXPECT_EQ(C->SizeMetric, Metric::AllocBytes);
+  EXPECT_EQ(C->SizeMetric, Metric::ImageBytes);
   EXPECT_EQ(C->Jobs, 0u);
   EXPECT_EQ(C->TimeoutMs, 60000u);
   EXPECT_DOUBLE_EQ(C->MaxGrowth, 8.0);
+  EXPECT_FALSE(C->AllowRamGrowth);
+  EXPECT_DOUBLE_EQ(C->CodeForUnwind, 0.0);
   EXPECT_EQ(C->LogPath, "");
   EXPECT_EQ(C->StatsDir, "");
   EXPECT_TRUE(C->Stats);
@@ -221,7 +225,7 @@ TEST_F(ConfigTest, SmartccConfigReplacesFiles) {
   ASSERT_LOADED(C);
   EXPECT_DOUBLE_EQ(C->MaxGrowth, 2.5);
   EXPECT_EQ(C->Origin["max_growth"], Only);
-  EXPECT_EQ(C->SizeMetric, Metric::AllocBytes);
+  EXPECT_EQ(C->SizeMetric, Metric::ImageBytes);
   EXPECT_EQ(C->Jobs, 0u);
   EXPECT_EQ(C->TimeoutMs, 60000u);
   // The built-in library still applies.
@@ -345,13 +349,13 @@ TEST_F(ConfigTest, DisableOneWorks) {
 
 TEST_F(ConfigTest, BadMetric) {
   Vars["SMARTCC_METRIC"] = "size";
-  EXPECT_EQ(loadError(), "SMARTCC_METRIC=size: unknown metric 'size' (expected alloc, text, file or ir)");
+  EXPECT_EQ(loadError(), "SMARTCC_METRIC=size: unknown metric 'size' (expected image, code, text, file, ir or alloc)");
   Vars.erase("SMARTCC_METRIC");
   EXPECT_EQ(loadError({"--smartcc-metric=bytes"}),
-            "--smartcc-metric=bytes: unknown metric 'bytes' (expected alloc, text, file or ir)");
+            "--smartcc-metric=bytes: unknown metric 'bytes' (expected image, code, text, file, ir or alloc)");
   std::string P = write("work/.smartcc.toml", "metric = 'txt'\n");
   EXPECT_EQ(loadError(),
-            P + ":1:10: 'metric': unknown metric 'txt' (expected alloc, text, file or ir)");
+            P + ":1:10: 'metric': unknown metric 'txt' (expected image, code, text, file, ir or alloc)");
 }
 
 TEST_F(ConfigTest, AgentAndEffort) {

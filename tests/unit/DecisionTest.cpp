@@ -26,6 +26,7 @@ CandidateReport ok(const std::string &Name, uint64_t Value) {
   C.Result.Object.AllocBytes = Value;
   C.Result.Object.TextBytes = Value / 2;
   C.Result.Object.FileBytes = Value * 3;
+  C.Result.Object.CodeBytes = Value; // all of the image is code unless a test says otherwise
   C.Result.Millis = 12;
   return C;
 }
@@ -52,6 +53,7 @@ TUDecision decision(uint64_t Baseline, std::vector<CandidateReport> Candidates) 
   D.Baseline.AllocBytes = Baseline;
   D.Baseline.TextBytes = Baseline / 2;
   D.Baseline.FileBytes = Baseline * 3;
+  D.Baseline.CodeBytes = Baseline;
   D.BaselineMeasured = true;
   D.BaselineMillis = 40;
   D.Candidates = std::move(Candidates);
@@ -131,7 +133,118 @@ TEST(DecisionChooseWinner, RerunResetsAnEarlierWinner) {
   EXPECT_EQ(D.KeptReason, "no_smaller");
 }
 
+// ---- ship rules ----------------------------------------------------------------------------
+
+ObjectSize sizes(uint64_t Code, uint64_t Data, uint64_t Bss, uint64_t Unwind) {
+  ObjectSize S;
+  S.CodeBytes = Code;
+  S.DataBytes = Data;
+  S.BssBytes = Bss;
+  S.UnwindBytes = Unwind;
+  S.AllocBytes = Code + Data + Bss + Unwind;
+  return S;
+}
+
+// A candidate with the given classes, its value the image metric's.
+CandidateReport withSizes(const std::string &Name, ObjectSize S) {
+  CandidateReport C = ok(Name, S.imageBytes());
+  C.Result.Object = S;
+  return C;
+}
+
+TUDecision imageDecision(ObjectSize Base, std::vector<CandidateReport> Candidates) {
+  TUDecision D = decision(Base.imageBytes(), std::move(Candidates));
+  D.SizeMetric = Metric::ImageBytes;
+  D.Baseline = Base;
+  return D;
+}
+
+TEST(DecisionShipRules, RamGrowthIsNotShippedByDefault) {
+  // Smaller image, but 8 more bytes of .bss.
+  TUDecision D = imageDecision(sizes(1000, 100, 200, 100), {withSizes("ram", sizes(900, 100, 208, 100))});
+  chooseWinner(D);
+  EXPECT_EQ(D.Winner, -1);
+  EXPECT_EQ(D.KeptReason, "smaller_rejected");
+  EXPECT_STREQ(D.Candidates[0].Rejected, "ram_growth");
+  EXPECT_EQ(statsDelta(D)["candidate.rejected.ram_growth"], 1);
+  EXPECT_EQ(statsDelta(D)["tu.kept.smaller_rejected"], 1);
+}
+
+TEST(DecisionShipRules, BssMovedIntoDataIsNotShippedByDefault) {
+  // The fribidi case: the same RAM, but zero-initialized tables became initialized .data.
+  // The code shrank more than the data grew, so the image alone would call it a win.
+  TUDecision D = imageDecision(sizes(2000, 0, 512, 100), {withSizes("move", sizes(1400, 512, 0, 100))});
+  ASSERT_LT(D.Candidates[0].Value, D.BaselineValue);
+  chooseWinner(D);
+  EXPECT_EQ(D.Winner, -1);
+  EXPECT_STREQ(D.Candidates[0].Rejected, "ram_growth");
+}
+
+TEST(DecisionShipRules, AllowRamGrowthShipsIt) {
+  TUDecision D = imageDecision(sizes(2000, 0, 512, 100), {withSizes("move", sizes(1400, 512, 0, 100))});
+  D.Rules.AllowRamGrowth = true;
+  chooseWinner(D);
+  EXPECT_EQ(D.Winner, 0);
+  EXPECT_EQ(D.Candidates[0].Rejected, nullptr);
+}
+
+TEST(DecisionShipRules, CodeBoughtWithUnwindTablesIsNotShipped) {
+  // The xz case: code +2.3 %, .eh_frame -20 %, the image smaller.
+  TUDecision D = imageDecision(sizes(29714, 0, 0, 7680), {withSizes("trade", sizes(30402, 0, 0, 6144)),
+                                                          withSizes("honest", sizes(29700, 0, 0, 7600))});
+  chooseWinner(D);
+  EXPECT_EQ(D.Winner, 1); // the smaller one is rejected; the honest one ships
+  EXPECT_STREQ(D.Candidates[0].Rejected, "code_for_unwind");
+  EXPECT_EQ(D.Candidates[1].Rejected, nullptr);
+}
+
+TEST(DecisionShipRules, CodeForUnwindIsAPercentOfClangsCode) {
+  // +2.3 % code: rejected at 2 %, shipped at 3 %.
+  ObjectSize Base = sizes(29714, 0, 0, 7680), Cand = sizes(30402, 0, 0, 6144);
+  ShipRules Rules;
+  Rules.CodeForUnwind = 2;
+  EXPECT_STREQ(brokenShipRule(Cand, Base, Rules), "code_for_unwind");
+  Rules.CodeForUnwind = 3;
+  EXPECT_EQ(brokenShipRule(Cand, Base, Rules), nullptr);
+  // Code growth while unwind tables stay the same is the metric's business, not this rule's.
+  EXPECT_EQ(brokenShipRule(sizes(30402, 0, 0, 7680), Base, ShipRules()), nullptr);
+}
+
+TEST(DecisionShipRules, InactiveRulesJudgeNothing) {
+  ShipRules Off;
+  Off.Active = false;
+  EXPECT_EQ(brokenShipRule(sizes(2, 9, 9, 0), sizes(9, 0, 0, 9), Off), nullptr);
+}
+
 // ---- statsDelta ----------------------------------------------------------------------------
+
+// The byte and image-class counters are checked apart (DecisionStatsDelta.ImageByClass).
+Counters withoutImage(Counters C) {
+  for (auto It = C.begin(); It != C.end();)
+    It = llvm::StringRef(It->first).starts_with("image.") ? C.erase(It) : std::next(It);
+  return C;
+}
+
+TEST(DecisionStatsDelta, ImageByClass) {
+  TUDecision D = imageDecision(sizes(1000, 40, 8, 100), {withSizes("a", sizes(900, 40, 8, 90))});
+  D.Baseline.ReadOnlyBytes = 7;
+  D.Candidates[0].Result.Object.ReadOnlyBytes = 5;
+  chooseWinner(D);
+  ASSERT_EQ(D.Winner, 0);
+  Counters C = statsDelta(D);
+  EXPECT_EQ(C["image.code.baseline"], 1000);
+  EXPECT_EQ(C["image.code.shipped"], 900);
+  EXPECT_EQ(C["image.rodata.baseline"], 7);
+  EXPECT_EQ(C["image.rodata.shipped"], 5);
+  EXPECT_EQ(C["image.data.shipped"], 40);
+  EXPECT_EQ(C["image.unwind.baseline"], 100);
+  EXPECT_EQ(C["image.unwind.shipped"], 90);
+  EXPECT_EQ(C["image.bss.shipped"], 8);
+  // Kept: the shipped classes are clang's.
+  TUDecision K = imageDecision(sizes(1000, 40, 8, 100), {withSizes("a", sizes(1900, 40, 8, 90))});
+  chooseWinner(K);
+  EXPECT_EQ(statsDelta(K)["image.code.shipped"], 1000);
+}
 
 TEST(DecisionStatsDelta, WonCountsEverythingButNotRun) {
   TUDecision D = decision(1000, {ok("a", 990), failed("b", Outcome::Crashed),
@@ -149,7 +262,7 @@ TEST(DecisionStatsDelta, WonCountsEverythingButNotRun) {
                     {"candidate.discarded.crash", 2},
                     {"candidate.discarded.timeout", 1},
                     {"candidate.discarded.growth", 1}};
-  EXPECT_EQ(statsDelta(D), Expected);
+  EXPECT_EQ(withoutImage(statsDelta(D)), Expected);
 }
 
 TEST(DecisionStatsDelta, KeptByReason) {
@@ -162,7 +275,7 @@ TEST(DecisionStatsDelta, KeptByReason) {
                     {"bytes.saved", 0},
                     {"candidate.evaluated", 2},
                     {"candidate.discarded.fatal_error", 1}};
-  EXPECT_EQ(statsDelta(D), Expected);
+  EXPECT_EQ(withoutImage(statsDelta(D)), Expected);
 }
 
 TEST(DecisionStatsDelta, UnmeasuredBaselineHasNoByteCounters) {
@@ -170,7 +283,7 @@ TEST(DecisionStatsDelta, UnmeasuredBaselineHasNoByteCounters) {
   D.BaselineMeasured = false;
   chooseWinner(D);
   Counters Expected{{"tu.optimized", 1}, {"tu.kept.baseline_unmeasured", 1}};
-  EXPECT_EQ(statsDelta(D), Expected);
+  EXPECT_EQ(withoutImage(statsDelta(D)), Expected);
 }
 
 TEST(DecisionStatsDelta, NoCandidates) {
@@ -181,7 +294,7 @@ TEST(DecisionStatsDelta, NoCandidates) {
                     {"bytes.baseline", 500},
                     {"bytes.shipped", 500},
                     {"bytes.saved", 0}};
-  EXPECT_EQ(statsDelta(D), Expected);
+  EXPECT_EQ(withoutImage(statsDelta(D)), Expected);
 }
 
 // ---- toJSONLine ----------------------------------------------------------------------------
@@ -225,6 +338,9 @@ TEST(DecisionJSON, WinnerLine) {
   ASSERT_NE(B, nullptr);
   EXPECT_EQ(B->getInteger("value"), 1000);
   EXPECT_EQ(B->getInteger("alloc_bytes"), 1000);
+  EXPECT_EQ(B->getInteger("image_bytes"), 1000);
+  EXPECT_EQ(B->getInteger("code_bytes"), 1000);
+  EXPECT_EQ(B->getInteger("bss_bytes"), 0);
   EXPECT_EQ(B->getInteger("text_bytes"), 500);
   EXPECT_EQ(B->getInteger("file_bytes"), 3000);
 

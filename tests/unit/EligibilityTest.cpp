@@ -64,6 +64,29 @@ TEST(EligibilityTest, OzIsEligible) { expectEligible(classify(cc1("-Oz")), "Oz")
 
 TEST(EligibilityTest, OsIsEligible) { expectEligible(classify(cc1("-Os")), "Os"); }
 
+// Build-system probes run no candidate: nobody ships them, and a configure runs hundreds.
+TEST(EligibilityTest, BuildProbesArePassedThrough) {
+  std::vector<const char *> A = cc1("-Oz");
+  A.back() = "conftest.c";
+  expectPassthrough(classify(A), "build_probe");
+  A = cc1("-Oz", {"-working-directory", "/b/CMakeFiles/CMakeScratch/TryCompile-abc"});
+  expectPassthrough(classify(A), "build_probe");
+}
+
+TEST(EligibilityTest, BuildProbeNames) {
+  EXPECT_TRUE(isBuildProbe("conftest.c", "/src/xz"));
+  EXPECT_TRUE(isBuildProbe("conftest.cpp", "/src/xz"));
+  EXPECT_TRUE(isBuildProbe("/b/CMakeFiles/3.25.1/CompilerIdC/CMakeCCompilerId.c", "/b"));
+  EXPECT_TRUE(isBuildProbe("src.c", "/b/CMakeFiles/CMakeScratch/TryCompile-x1"));
+  EXPECT_TRUE(isBuildProbe("/b/CMakeFiles/CMakeTmp/CheckFunctionExists.c", "/b"));
+  EXPECT_TRUE(isBuildProbe("testfile.c", "/b/meson-private/tmpa1b2c3"));
+  EXPECT_TRUE(isBuildProbe("/b/meson-private/sanitycheckc.c", "/b"));
+  // Real code: a CMake build compiles from the build tree into CMakeFiles/TARGET.dir.
+  EXPECT_FALSE(isBuildProbe("/src/zlib/deflate.c", "/b"));
+  EXPECT_FALSE(isBuildProbe("/src/lib/conftestable.c", "/b")); // only conftest.* is autoconf's
+  EXPECT_FALSE(isBuildProbe("x.c", "/home/u/conftest"));
+}
+
 TEST(EligibilityTest, AssemblyOutputIsEligible) {
   expectEligible(classify(cc1("-Oz", {}, "-S")), "Oz");
 }

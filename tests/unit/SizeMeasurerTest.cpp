@@ -169,6 +169,55 @@ TEST_P(SizeMeasurerTest, NonAllocatedSectionChangesOnlyFileBytes) {
   EXPECT_GE(Ident.FileBytes, Plain.FileBytes + 3000);
 }
 
+// The image metric: .bss is RAM, not image bytes; every allocated byte is in exactly one class.
+TEST_P(SizeMeasurerTest, ImageExcludesBssAndClassesAddUp) {
+  ObjectSize Without = measure(compile(FunctionIR));
+  ObjectSize With = measure(compile(std::string(FunctionIR) + BssIR));
+  EXPECT_EQ(With.imageBytes(), Without.imageBytes());
+  EXPECT_GE(With.BssBytes, Without.BssBytes + 4096);
+  EXPECT_GE(With.ramBytes(), 4096u);
+  EXPECT_EQ(With.AllocBytes, With.imageBytes() + With.BssBytes);
+  EXPECT_EQ(Without.AllocBytes, Without.imageBytes() + Without.BssBytes);
+}
+
+// The same 4096 bytes initialized: they move from RAM-only to the image, as writable data.
+TEST_P(SizeMeasurerTest, InitializedWritableDataIsImageAndRam) {
+  ObjectSize Bss = measure(compile(std::string(FunctionIR) + BssIR));
+  ObjectSize Data = measure(compile(std::string(FunctionIR) +
+                                    "@ones = global [4096 x i8] c\"" +
+                                    [] {
+                                      std::string S;
+                                      for (int I = 0; I < 4096; ++I)
+                                        S += "\\01";
+                                      return S;
+                                    }() +
+                                    "\"\n"));
+  EXPECT_GE(Data.DataBytes, Bss.DataBytes + 4096);
+  EXPECT_GE(Data.imageBytes(), Bss.imageBytes() + 4096);
+  EXPECT_EQ(Data.ramBytes(), Bss.ramBytes()); // the same RAM either way
+}
+
+TEST_P(SizeMeasurerTest, ConstantsAreReadOnlyAndCodeIsCode) {
+  ObjectSize Plain = measure(compile(FunctionIR));
+  ObjectSize With = measure(compile(std::string(FunctionIR) + constantArrayIR()));
+  EXPECT_GE(With.ReadOnlyBytes, Plain.ReadOnlyBytes + 1000);
+  EXPECT_EQ(With.CodeBytes, Plain.CodeBytes);
+  EXPECT_EQ(With.CodeBytes, With.TextBytes);
+  EXPECT_GT(With.CodeBytes, 0u);
+}
+
+// A function with an unwind table (uwtable) gets .eh_frame: the unwind class, not rodata.
+TEST_P(SizeMeasurerTest, EhFrameIsUnwind) {
+  std::string NoTable = FunctionIR, WithTable = FunctionIR;
+  NoTable.replace(NoTable.find("{"), 1, "nounwind {");
+  WithTable.replace(WithTable.find("{"), 1, "uwtable {");
+  ObjectSize Plain = measure(compile(NoTable));
+  ObjectSize Unwind = measure(compile(WithTable));
+  EXPECT_GT(Unwind.UnwindBytes, Plain.UnwindBytes);
+  EXPECT_EQ(Unwind.ReadOnlyBytes, Plain.ReadOnlyBytes);
+  EXPECT_EQ(Unwind.CodeBytes, Plain.CodeBytes);
+}
+
 INSTANTIATE_TEST_SUITE_P(SizeMeasurerTargets, SizeMeasurerTest,
                          ::testing::Values("x86_64-pc-linux-gnu", "aarch64-unknown-linux-gnu"),
                          [](const ::testing::TestParamInfo<const char *> &Info) {
@@ -206,6 +255,22 @@ TEST(SizeMeasurerMetric, EachMetricReadsItsOwnField) {
   EXPECT_EQ(metricValue(S, 44, Metric::TextBytes), 22u);
   EXPECT_EQ(metricValue(S, 44, Metric::FileBytes), 3333u);
   EXPECT_EQ(metricValue(S, 44, Metric::IRInstructions), 44u);
+  S.CodeBytes = 10;
+  S.ReadOnlyBytes = 20;
+  S.DataBytes = 30;
+  S.UnwindBytes = 40;
+  S.BssBytes = 1000;
+  EXPECT_EQ(metricValue(S, 44, Metric::ImageBytes), 100u); // .bss is not in the image
+  EXPECT_EQ(metricValue(S, 44, Metric::CodeBytes), 10u);
+  EXPECT_EQ(S.ramBytes(), 1030u);
+}
+
+// measureFile: a static archive is the sum of its members; anything else is an error.
+TEST(SizeMeasurerFile, GarbageIsNotAFileKind) {
+  std::string Garbage = "not an object";
+  Expected<FileSize> F = measureFile(MemoryBufferRef(Garbage, "x"));
+  ASSERT_FALSE(bool(F));
+  consumeError(F.takeError());
 }
 
 } // namespace

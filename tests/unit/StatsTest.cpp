@@ -213,6 +213,18 @@ TEST(StatsPrintTest, FullTableLayout) {
              {"candidate.evaluated", 36},
              {"candidate.discarded.crash", 1},
              {"candidate.discarded.timeout", 1},
+             {"candidate.rejected.ram_growth", 2},
+             {"image.code.baseline", 100000},
+             {"image.code.shipped", 98000},
+             {"image.rodata.baseline", 20000},
+             {"image.rodata.shipped", 20100},
+             {"image.data.baseline", 1000},
+             {"image.data.shipped", 1000},
+             {"image.unwind.baseline", 2456},
+             {"image.unwind.shipped", 1900},
+             {"image.bss.baseline", 512},
+             {"image.bss.shipped", 512},
+             {"passthrough.build_probe", 120},
              {"passthrough.not_a_size_level", 38},
              {"passthrough.preprocess_only", 2},
              {"zeroed_at", 0}};
@@ -223,6 +235,14 @@ TEST(StatsPrintTest, FullTableLayout) {
                          "  clang -Oz kept:                    7    58.3 %\n"
                          "    all candidates failed:           1\n"
                          "    no candidate smaller:            6\n"
+                         "Image bytes of optimized TUs (file-backed; saved > 0 = smaller):\n"
+                         "                                 clang -Oz     shipped     saved\n"
+                         "    code                            100000       98000      2000    2.00 %\n"
+                         "    read-only data                   20000       20100      -100   -0.50 %\n"
+                         "    writable data                     1000        1000         0    0.00 %\n"
+                         "    unwind tables                     2456        1900       556   22.64 %\n"
+                         "  image total:                      123456      121000      2456    1.99 %\n"
+                         "  RAM-only (.bss, .tbss):              512         512         0    0.00 %\n"
                          "Size (metric units):\n"
                          "  baseline total:               123456\n"
                          "  shipped total:                121000\n"
@@ -231,7 +251,10 @@ TEST(StatsPrintTest, FullTableLayout) {
                          "  discarded:                         2     5.6 %\n"
                          "    crash:                           1\n"
                          "    timeout:                         1\n"
-                         "Passed through to clang:            40\n"
+                         "  rejected by ship rules:            2     5.6 %\n"
+                         "    ram growth:                      2\n"
+                         "Passed through to clang:           160\n"
+                         "  build probe:                     120\n"
                          "  not a size level:                 38\n"
                          "  preprocess only:                   2\n"
                          "Errors (fell back to clang):         0\n";

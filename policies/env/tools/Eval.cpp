@@ -127,7 +127,7 @@ Error optimizeAndMeasure(Loaded &L, const CandidateSpec &Spec, EvalRow &R) {
   Expected<ObjectSize> Size = L.CG->emitObject(*L.M, Obj);
   if (!Size)
     return Size.takeError();
-  R.Bytes = Size->AllocBytes;
+  R.Bytes = Size->imageBytes();
   R.InlineDecisions = Log.Decisions, R.InlineChanged = Log.Changed;
   return Error::success();
 }
@@ -503,7 +503,7 @@ Expected<EvalRow> evalRegAlloc(CorpusModule C, StringRef Arg, const EvalRow &Bas
   Expected<ObjectSize> GreedySize = L->CG->emitObject(*Copy, Obj, {nullptr, nullptr, &Greedy});
   if (!GreedySize)
     return GreedySize.takeError();
-  R.ClangBytes = GreedySize->AllocBytes;
+  R.ClangBytes = GreedySize->imageBytes();
   R.ClangCost = Greedy.weighted();
   R.ClangSeconds = OptSeconds + since(GreedyStart);
   // The per-function choice.
@@ -517,7 +517,7 @@ Expected<EvalRow> evalRegAlloc(CorpusModule C, StringRef Arg, const EvalRow &Bas
   if (!Size)
     return Size.takeError();
   R.Seconds = OptSeconds + since(MLStart);
-  R.Bytes = Size->AllocBytes;
+  R.Bytes = Size->imageBytes();
   R.Cost = A->Cost.weighted();
   R.HeadCost = A->HeadsOnlyCost;
   R.Sequence = std::to_string(A->FunctionsChanged) + " of " + std::to_string(A->Functions) +
@@ -598,7 +598,10 @@ void readGccSizes() {
     return;
   forEachJSONObject((*B)->getBuffer(), [](const json::Object &O) {
     if (O.getBoolean("ok").value_or(false))
-      if (std::optional<int64_t> Bytes = O.getInteger("alloc_bytes"))
+      // image_bytes since the image metric; older records only have alloc_bytes (with .bss).
+      if (std::optional<int64_t> Bytes = O.getInteger("image_bytes")
+                                             ? O.getInteger("image_bytes")
+                                             : O.getInteger("alloc_bytes"))
         GccOsBytes[gccKey(O.getString("directory").value_or(""),
                           O.getString("source").value_or(""),
                           O.getString("arch").value_or("x86_64"))] = uint64_t(*Bytes);

@@ -13,7 +13,7 @@ for d in map(json.loads, open(sys.argv[1])):
         print(m, "value=" + key)
     elif m == "ir":
         # IR counts are far smaller than byte counts of the same file, and never zero.
-        assert 0 < base["value"] < base["alloc_bytes"], base
+        assert 0 < base["value"] < base["image_bytes"], base
         for c in d["candidates"]:
             if c["outcome"] == "ok":
                 assert c["value"] == c["ir_after"], c

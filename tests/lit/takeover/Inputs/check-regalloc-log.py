@@ -27,8 +27,8 @@ for l in lines:
         assert filecmp.cmp(shipped, clang, shallow=False), name + ": not clang's object"
     else:
         assert l["chosen"] == "ml-regalloc" and ml[0]["value"] < base, l
-        clang_bytes = l["baseline"]["alloc_bytes"]
-        assert ml[0]["alloc_bytes"] <= clang_bytes + int(clang_bytes * growth / 100), l
+        clang_bytes = l["baseline"]["image_bytes"]
+        assert ml[0]["image_bytes"] <= clang_bytes + int(clang_bytes * growth / 100), l
         won += 1
     print(name, "baseline", base, "ml", ml[0]["value"], "chosen", l["chosen"])
 print("ok,", won, "of", len(lines), "shipped the ML allocation")
