@@ -1,0 +1,936 @@
+#!/usr/bin/env python3
+"""link-bench.py: clang-22 -Oz against smartcc -Oz on real projects, judged by the LINKED image.
+
+    scripts/link-bench.py OUT [--isa x86_64,aarch64,aarch64-fw] [--projects a,b] [--bin DIR]
+                              [--jobs N] [--force] [--report-only] [--recipes FILE] [--keep-trees]
+    scripts/link-bench.py --self-test [OUT]
+
+Every project of scripts/link-bench-projects.toml is built from its Debian source package twice
+per configuration ("ISA": x86_64, aarch64, aarch64-fw = static firmware-style AArch64), once with
+clang-22 and once with smartcc, with the same flags. Each build is configured, built, installed
+into a DESTDIR (what is installed is what users ship) and measured; the project's own tests run
+on smartcc's build (and on clang's too when they fail there, to tell a smartcc regression from a
+project or emulator problem).
+
+Size ratios are clang/smartcc (> 1: smartcc smaller); time ratios are smartcc/clang.
+
+State: OUT/steps/PROJECT.CONFIG.COMPILER.json, one per finished step; a re-run reuses a step
+whose recipe (commands, flags, compiler paths) is unchanged, --force redoes it. OUT/results.json,
+OUT/report.md and OUT/report.html are rewritten after every step. Python 3.11 standard library only.
+"""
+import argparse, datetime, hashlib, html, json, math, os, re, resource, shlex, shutil
+import string, subprocess, sys, tempfile, time, tomllib
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+CLANG = os.environ.get("SMARTCC_CLANG", "/usr/lib/llvm-22/bin/clang")
+READELF = shutil.which("llvm-readelf-22") or "/usr/lib/llvm-22/bin/llvm-readelf"
+STRIP = shutil.which("llvm-strip-22") or "/usr/lib/llvm-22/bin/llvm-strip"
+CACHE = os.environ.get("SMARTCC_SRC_CACHE",
+                       os.path.expanduser("~/.cache/smartcc/corpus/src-cache"))
+CLASSES = ("code", "rodata", "data", "unwind")
+COMPILERS = ("clang", "smartcc")
+CONVENTION = ("Size ratios are clang/smartcc (> 1: smartcc smaller); time ratios are "
+              "smartcc/clang (> 1: smartcc slower).")
+
+
+# ---------------------------------------------------------------- measurement
+
+UNWIND = re.compile(r"^(\.eh_frame|\.eh_frame_hdr|\.gcc_except_table.*|\.ARM\.exidx.*|"
+                    r"\.ARM\.extab.*)$")
+SECTION = re.compile(r"^\s*\[\s*\d+\]\s+(\S*)\s+(\S+)\s+[0-9a-f]+\s+[0-9a-f]+\s+([0-9a-f]+)\s+"
+                     r"[0-9a-f]+\s+(\S*)")
+
+
+def empty_sizes():
+    return {"image": 0, "code": 0, "rodata": 0, "data": 0, "bss": 0, "unwind": 0, "ram": 0}
+
+
+def classify(name, typ, size, flags, acc):
+    """Adds one section to the size classes (the same classes smartcc-size reports)."""
+    if "A" not in flags:
+        return
+    if typ == "NOBITS":
+        acc["bss"] += size
+    elif "X" in flags:
+        acc["code"] += size
+    elif UNWIND.match(name):
+        acc["unwind"] += size
+    elif "W" in flags:
+        acc["data"] += size
+    else:
+        acc["rodata"] += size
+
+
+def finish(acc):
+    acc["image"] = sum(acc[c] for c in CLASSES)
+    acc["ram"] = acc["data"] + acc["bss"]
+    return acc
+
+
+def readelf_sizes(paths):
+    """Fallback measurement: llvm-readelf -S --wide, for objects, executables, shared libraries
+    and archives (an archive's sizes are the sum over its members)."""
+    result = {}
+    for i in range(0, len(paths), 100):
+        chunk = paths[i:i + 100]
+        out = subprocess.run([READELF, "-S", "--wide"] + chunk, capture_output=True, text=True,
+                             errors="replace").stdout
+        current = chunk[0] if len(chunk) == 1 else None
+        for line in out.splitlines():
+            if line.startswith("File: "):
+                name = line[6:].strip()
+                m = re.match(r"(.*)\((.*)\)$", name)
+                current = m.group(1) if m and m.group(1) in chunk else name
+                continue
+            m = SECTION.match(line)
+            if m and current is not None:
+                acc = result.setdefault(current, empty_sizes())
+                classify(m.group(1), m.group(2), int(m.group(3), 16), m.group(4), acc)
+        for p in chunk:
+            finish(result.setdefault(p, empty_sizes()))
+    return result
+
+
+def smartcc_size(tool, paths):
+    result = {}
+    for i in range(0, len(paths), 100):
+        chunk = paths[i:i + 100]
+        out = subprocess.run([tool, "--json"] + chunk, capture_output=True, text=True)
+        if out.returncode != 0:
+            return None
+        for line in out.stdout.splitlines():
+            if line.strip():
+                d = json.loads(line)
+                result[d["file"]] = {k: d.get(k, 0) for k in empty_sizes()}
+    if set(result) != set(paths):
+        return None
+    return result
+
+
+class Measurer:
+    def __init__(self, bin_dir):
+        tool = os.path.join(bin_dir, "smartcc-size")
+        self.tool = tool if os.access(tool, os.X_OK) else None
+        self.checked = False
+        self.method = "smartcc-size" if self.tool else "llvm-readelf fallback"
+
+    def sizes(self, paths):
+        if not paths:
+            return {}
+        fallback = readelf_sizes(paths)
+        if self.tool:
+            got = smartcc_size(self.tool, paths)
+            if got is None:
+                self.method = "llvm-readelf fallback (smartcc-size failed)"
+                return fallback
+            # Check on the first files of every call that both agree; say so if not.
+            for p in paths[:3]:
+                a, b = fallback[p], got[p]
+                if any(a[k] != b[k] for k in ("image", "bss")):
+                    log(f"  note: smartcc-size and llvm-readelf disagree on {p}: {b} vs {a}")
+            return got
+        return fallback
+
+
+def elf_kind(path):
+    """'object', 'executable', 'shared', 'archive' or None (not ELF)."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(64)
+    except OSError:
+        return None
+    if head.startswith(b"!<arch>\n"):
+        return "archive"
+    if not head.startswith(b"\x7fELF") or len(head) < 20:
+        return None
+    little = head[5] == 1
+    etype = int.from_bytes(head[16:18], "little" if little else "big")
+    if etype == 1:
+        return "object"
+    if etype == 2:
+        return "executable"
+    if etype == 3:  # PIE executables have an interpreter; shared libraries do not
+        out = subprocess.run([READELF, "-l", "--wide", path], capture_output=True,
+                             text=True).stdout
+        return "executable" if "INTERP" in out else "shared"
+    return None
+
+
+def stripped_bytes(path):
+    with tempfile.TemporaryDirectory() as d:
+        copy = os.path.join(d, "f")
+        shutil.copyfile(path, copy)
+        if subprocess.run([STRIP, copy], capture_output=True).returncode != 0:
+            return os.path.getsize(path)
+        return os.path.getsize(copy)
+
+
+def measure_install(destdir, measurer):
+    """Every ELF executable, shared library and archive the install step installed."""
+    files, seen = {}, set()
+    for d, _, names in os.walk(destdir):
+        for n in sorted(names):
+            p = os.path.join(d, n)
+            if os.path.islink(p) or not os.path.isfile(p):
+                continue
+            st = os.stat(p)
+            if (st.st_dev, st.st_ino) in seen:
+                continue
+            seen.add((st.st_dev, st.st_ino))
+            kind = elf_kind(p)
+            if kind in ("executable", "shared", "archive"):
+                # A copy of an installed program (bzip2's bunzip2, bzcat) counts once.
+                with open(p, "rb") as f:
+                    digest = hashlib.sha256(f.read()).hexdigest()
+                if digest in seen:
+                    continue
+                seen.add(digest)
+            if kind in ("executable", "shared", "archive"):
+                files[p] = kind
+    sizes = measurer.sizes(sorted(files))
+    out = {}
+    for p, kind in files.items():
+        rec = dict(sizes[p], kind=kind, file_bytes=os.path.getsize(p))
+        if kind != "archive":
+            rec["stripped_bytes"] = stripped_bytes(p)
+        out[os.path.relpath(p, destdir)] = rec
+    return out
+
+
+def measure_objects(tree, measurer, skip=()):
+    paths = []
+    for d, dirs, names in os.walk(tree):
+        dirs[:] = [x for x in dirs if os.path.join(d, x) not in skip]
+        for n in names:
+            p = os.path.join(d, n)
+            if n.endswith(".o") and not os.path.islink(p) and elf_kind(p) == "object":
+                paths.append(p)
+    sizes = measurer.sizes(sorted(paths))
+    return {os.path.relpath(p, tree): sizes[p]["image"] for p in paths}
+
+
+# ---------------------------------------------------------------- sources and recipes
+
+def log(msg):
+    print(msg, flush=True)
+
+
+def source_tarball(package):
+    """The upstream tarball of a Debian source package, fetched with apt-get source into the
+    cache when missing (the only download this tool does)."""
+    def find():
+        for n in sorted(os.listdir(CACHE)):
+            if n.startswith(package + "_") and ".orig.tar." in n and not n.endswith(".asc"):
+                return os.path.join(CACHE, n)
+        return None
+    os.makedirs(CACHE, exist_ok=True)
+    t = find()
+    if t is None:
+        log(f"  apt-get source --download-only {package}")
+        r = subprocess.run(["apt-get", "source", "--download-only", package], cwd=CACHE,
+                           capture_output=True, text=True)
+        t = find()
+        if t is None:
+            raise RuntimeError(f"apt-get source {package} failed: {r.stderr[-500:]}")
+    return t
+
+
+def extract(tarball, dest):
+    """Extracts the tarball's single top directory as dest."""
+    tmp = dest + ".tmp"
+    shutil.rmtree(tmp, ignore_errors=True)
+    os.makedirs(tmp)
+    subprocess.run(["tar", "xf", tarball, "-C", tmp], check=True)
+    tops = os.listdir(tmp)
+    shutil.rmtree(dest, ignore_errors=True)
+    os.rename(os.path.join(tmp, tops[0]) if len(tops) == 1 else tmp, dest)
+    shutil.rmtree(tmp, ignore_errors=True)
+
+
+def load_recipes(path):
+    with open(path, "rb") as f:
+        return tomllib.load(f)
+
+
+PHASES = ("prepare", "configure", "build", "install", "test")
+
+
+def recipe_for(recipes, project, config):
+    """The project's commands for one configuration: project keys, overridden by the
+    project's [projects.P.CONFIG] table."""
+    p = recipes["projects"][project]
+    r = {k: v for k, v in p.items() if not isinstance(v, dict)}
+    r.update(p.get(config, {}))
+    return r
+
+
+def step_env(recipes, config, compiler, bin_dir, jobs, work, src, destdir):
+    c = recipes["configs"][config]
+    target = c.get("target", "")
+    tflag = f" --target={target}" if c.get("cross") else ""
+    if compiler == "clang":
+        cc, cxx = CLANG, CLANG + "++"
+    else:
+        cc, cxx = os.path.join(bin_dir, "smartcc"), os.path.join(bin_dir, "smartc++")
+    env = dict(os.environ)
+    for k in ("CFLAGS", "CXXFLAGS", "LDFLAGS", "CPPFLAGS", "MAKEFLAGS", "SMARTCC_LOG"):
+        env.pop(k, None)
+    v = {
+        "CC": cc + tflag, "CXX": cxx + tflag, "CC_TOOL": cc, "CXX_TOOL": cxx,
+        "CFLAGS": c["cflags"], "CXXFLAGS": c["cflags"], "LDFLAGS": c.get("ldflags", ""),
+        "OPT": c.get("opt", "-Oz"), "TARGET": target, "HOST_ARG": c.get("host_arg", ""),
+        "RUN": c.get("run", ""), "JOBS": str(jobs), "DESTDIR": destdir, "SRC": src,
+        "WORK": work, "CONFIG": config, "COMPILER": compiler, "PREFIX": "/usr",
+        "FORCE_UNSAFE_CONFIGURE": "1", "LC_ALL": "C",
+    }
+    files = {}
+    for name, text in c.get("files", {}).items():
+        files[name] = os.path.join(work, name)
+    v.update({k.upper().replace(".", "_").replace("-", "_") + "_FILE": f
+              for k, f in files.items()})
+    for k, text in c.get("env", {}).items():
+        v[k] = string.Template(text).safe_substitute(v)
+    env.update(v)
+    for name, text in c.get("files", {}).items():
+        with open(files[name], "w") as f:
+            f.write(string.Template(text).safe_substitute(v))
+    return env
+
+
+def recipe_hash(recipes, project, config, compiler, bin_dir):
+    c = recipes["configs"][config]
+    key = json.dumps([recipe_for(recipes, project, config), c, compiler,
+                      CLANG if compiler == "clang" else os.path.realpath(bin_dir)],
+                     sort_keys=True)
+    return hashlib.sha256(key.encode()).hexdigest()[:16]
+
+
+def run_phase(cmd, cwd, env, logf, timeout):
+    """Runs one phase's shell command; returns (rc, wall s, cpu s of it and its children)."""
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.time()
+    with open(logf, "a") as f:
+        f.write(f"\n$ {cmd}\n")
+        f.flush()
+        try:
+            rc = subprocess.run(["bash", "-eo", "pipefail", "-c", cmd], cwd=cwd, env=env,
+                                stdout=f, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                timeout=timeout).returncode
+        except subprocess.TimeoutExpired:
+            rc = 124
+            f.write(f"\n[link-bench] timed out after {timeout} s\n")
+    t1 = time.time()
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
+    return rc, t1 - t0, cpu
+
+
+def tail(path, n=25):
+    try:
+        return open(path, errors="replace").read().splitlines()[-n:]
+    except OSError:
+        return []
+
+
+def decision_summary(path):
+    tus = shipped = 0
+    saved = 0
+    cpu_ms = 0.0
+    if os.path.exists(path):
+        for line in open(path, errors="replace"):
+            try:
+                d = json.loads(line)
+            except ValueError:
+                continue
+            tus += 1
+            if d.get("chosen", "baseline") != "baseline":
+                shipped += 1
+            saved += d.get("saved", 0) or 0
+            cpu_ms += (d.get("agent") or {}).get("cpu_ms", 0) or 0
+    return {"tus": tus, "candidate_shipped": shipped, "saved_bytes": saved,
+            "agent_cpu_ms": round(cpu_ms, 1)}
+
+
+def run_step(args, recipes, project, config, compiler, measurer, path):
+    r = recipe_for(recipes, project, config)
+    name = f"{project}.{config}.{compiler}"
+    work = os.path.join(args.out, "work", name)
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    src = os.path.join(work, "src")
+    destdir = os.path.join(work, "destdir")
+    os.makedirs(destdir)
+    logf = os.path.join(args.out, "logs", name + ".log")
+    os.makedirs(os.path.dirname(logf), exist_ok=True)
+    open(logf, "w").close()
+    res = {"project": project, "config": config, "compiler": compiler,
+           "package": r.get("package", project), "build_system": r.get("build_system", "?"),
+           "recipe_hash": recipe_hash(recipes, project, config, compiler, args.bin),
+           "started": datetime.datetime.now().isoformat(timespec="seconds"),
+           "log": os.path.relpath(logf, args.out), "phases": {}, "status": "ok"}
+    t_start = time.time()
+    try:
+        extract(source_tarball(res["package"]), src)
+    except Exception as e:  # noqa: BLE001 - reported in the result
+        res.update(status="failed", failed_phase="source", error=str(e))
+        return res
+    env = step_env(recipes, config, compiler, args.bin, args.jobs, work, src, destdir)
+    decisions = os.path.join(work, "decisions.jsonl")
+    timeout = int(r.get("timeout", 3600))
+    for phase in ("prepare", "configure", "build", "install"):
+        cmd = r.get(phase)
+        if not cmd:
+            continue
+        penv = dict(env)
+        if compiler == "smartcc" and phase == "build":
+            penv["SMARTCC_LOG"] = decisions
+        log(f"  {name}: {phase}")
+        rc, wall, cpu = run_phase(cmd, src, penv, logf, timeout)
+        res["phases"][phase] = {"rc": rc, "wall_s": round(wall, 3), "cpu_s": round(cpu, 3)}
+        if rc != 0:
+            res.update(status="failed", failed_phase=phase, log_tail=tail(logf))
+            break
+    if res["status"] == "ok":
+        res["installed"] = measure_install(destdir, measurer)
+        res["objects"] = measure_objects(src, measurer)
+        res["measured_with"] = measurer.method
+        if not res["installed"]:
+            res.update(status="failed", failed_phase="install",
+                       error="the install step installed no ELF file")
+    if compiler == "smartcc":
+        res["decisions"] = decision_summary(decisions)
+        if os.path.exists(decisions):
+            shutil.copyfile(decisions, os.path.join(args.out, "logs", name + ".decisions.jsonl"))
+    if res["status"] == "ok" and r.get("test") and (compiler == "smartcc" or args.test_clang):
+        log(f"  {name}: test")
+        rc, wall, cpu = run_phase(r["test"], src, env, logf, int(r.get("test_timeout", 3600)))
+        res["tests"] = "pass" if rc == 0 else "FAIL"
+        res["phases"]["test"] = {"rc": rc, "wall_s": round(wall, 3), "cpu_s": round(cpu, 3)}
+        if rc != 0:
+            res["test_log_tail"] = tail(logf)
+    elif res["status"] == "ok":
+        res["tests"] = "none" if not r.get("test") else "not run"
+    res["duration_s"] = round(time.time() - t_start, 1)
+    if res["status"] == "ok" and not args.keep_trees:
+        shutil.rmtree(work, ignore_errors=True)
+    return res
+
+
+# ---------------------------------------------------------------- aggregation
+
+def geomean(xs):
+    xs = [x for x in xs if x and x > 0]
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else None
+
+
+def ratio(a, b):
+    return a / b if a and b else None
+
+
+def sum_installed(installed, kinds):
+    acc = empty_sizes()
+    acc["stripped_bytes"] = 0
+    acc["file_bytes"] = 0
+    acc["files"] = 0
+    for rec in installed.values():
+        if rec["kind"] in kinds:
+            for k in acc:
+                if k == "files":
+                    acc[k] += 1
+                else:
+                    acc[k] += rec.get(k, 0)
+    return acc
+
+
+def compare(c, s):
+    """One project x configuration: clang step c, smartcc step s."""
+    row = {"project": c["project"], "config": c["config"], "package": c["package"],
+           "build_system": c["build_system"]}
+    if c["status"] != "ok" or s["status"] != "ok":
+        bad = c if c["status"] != "ok" else s
+        row["status"] = f"{bad['compiler']} {bad.get('failed_phase', '?')} failed"
+        return row
+    row["status"] = "ok"
+    linked = ("executable", "shared")
+    lc, ls = sum_installed(c["installed"], linked), sum_installed(s["installed"], linked)
+    ac, as_ = sum_installed(c["installed"], ("archive",)), sum_installed(s["installed"],
+                                                                         ("archive",))
+    row["linked"] = {"clang": lc, "smartcc": ls}
+    row["archives"] = {"clang": ac, "smartcc": as_}
+    row["image_ratio"] = ratio(lc["image"], ls["image"])
+    row["class_ratio"] = {k: ratio(lc[k], ls[k]) for k in CLASSES + ("bss", "ram")}
+    row["stripped_ratio"] = ratio(lc["stripped_bytes"], ls["stripped_bytes"])
+    row["archive_ratio"] = ratio(ac["image"], as_["image"])
+    oc, os_ = c["objects"], s["objects"]
+    common = sorted(set(oc) & set(os_))
+    row["objects"] = len(common)
+    row["object_bytes"] = {"clang": sum(oc[k] for k in common),
+                           "smartcc": sum(os_[k] for k in common)}
+    row["object_ratio"] = ratio(row["object_bytes"]["clang"], row["object_bytes"]["smartcc"])
+    row["object_geomean"] = geomean([ratio(oc[k], os_[k]) for k in common])
+    row["objects_smaller"] = sum(1 for k in common if os_[k] < oc[k])
+    row["objects_larger"] = sum(1 for k in common if os_[k] > oc[k])
+    row["decisions"] = s.get("decisions", {})
+    pc, ps = c["phases"], s["phases"]
+    row["time"] = {}
+    for phase in ("configure", "build"):
+        if phase in pc and phase in ps:
+            row["time"][phase] = {
+                "clang_wall_s": pc[phase]["wall_s"], "smartcc_wall_s": ps[phase]["wall_s"],
+                "clang_cpu_s": pc[phase]["cpu_s"], "smartcc_cpu_s": ps[phase]["cpu_s"],
+                "wall_ratio": ratio(ps[phase]["wall_s"], pc[phase]["wall_s"]),
+                "cpu_ratio": ratio(ps[phase]["cpu_s"], pc[phase]["cpu_s"])}
+    row["tests"] = s.get("tests", "none")
+    if "clang_tests" in s:
+        row["clang_tests"] = s["clang_tests"]
+    row["files"] = {}
+    for f in sorted(set(c["installed"]) | set(s["installed"])):
+        a, b = c["installed"].get(f), s["installed"].get(f)
+        row["files"][f] = {"kind": (a or b)["kind"],
+                           "clang": a and {k: a.get(k) for k in ("image",) + CLASSES +
+                                           ("bss", "stripped_bytes")},
+                           "smartcc": b and {k: b.get(k) for k in ("image",) + CLASSES +
+                                             ("bss", "stripped_bytes")}}
+    return row
+
+
+def totals(rows):
+    ok = [r for r in rows if r["status"] == "ok"]
+    t = {"projects": len(ok), "failed": len(rows) - len(ok)}
+    if not ok:
+        return t
+    for side in COMPILERS:
+        acc = {k: 0 for k in ("image",) + CLASSES + ("bss", "ram", "stripped_bytes")}
+        for r in ok:
+            for k in acc:
+                acc[k] += r["linked"][side][k]
+        acc["archive_image"] = sum(r["archives"][side]["image"] for r in ok)
+        acc["object_bytes"] = sum(r["object_bytes"][side] for r in ok)
+        t[side] = acc
+    t["image_ratio"] = ratio(t["clang"]["image"], t["smartcc"]["image"])
+    t["class_ratio"] = {k: ratio(t["clang"][k], t["smartcc"][k])
+                        for k in CLASSES + ("bss", "ram")}
+    t["stripped_ratio"] = ratio(t["clang"]["stripped_bytes"], t["smartcc"]["stripped_bytes"])
+    t["object_ratio"] = ratio(t["clang"]["object_bytes"], t["smartcc"]["object_bytes"])
+    t["archive_ratio"] = ratio(t["clang"]["archive_image"], t["smartcc"]["archive_image"])
+    t["geomean_image_ratio"] = geomean([r["image_ratio"] for r in ok])
+    t["larger"] = sum(1 for r in ok if r["linked"]["smartcc"]["image"] >
+                      r["linked"]["clang"]["image"])
+    t["smaller"] = sum(1 for r in ok if r["linked"]["smartcc"]["image"] <
+                       r["linked"]["clang"]["image"])
+    t["equal"] = len(ok) - t["larger"] - t["smaller"]
+    t["objects"] = sum(r["objects"] for r in ok)
+    t["candidate_shipped"] = sum(r["decisions"].get("candidate_shipped", 0) for r in ok)
+    t["object_geomean_over_projects"] = geomean([r["object_geomean"] for r in ok])
+    for phase in ("configure", "build"):
+        rs = [r["time"][phase] for r in ok if phase in r["time"]]
+        if rs:
+            t[phase] = {k: ratio(sum(x["smartcc_" + k] for x in rs),
+                                 sum(x["clang_" + k] for x in rs))
+                        for k in ("wall_s", "cpu_s")}
+    t["tests_pass"] = sum(1 for r in ok if r["tests"] == "pass")
+    t["tests_fail"] = sum(1 for r in ok if r["tests"] == "FAIL")
+    return t
+
+
+# ---------------------------------------------------------------- reports
+
+def f_ratio(x, digits=4):
+    return "-" if x is None else f"{x:.{digits}f}"
+
+
+def f_pct(c, s):
+    """smartcc's change in percent of clang's bytes (negative: smaller)."""
+    if not c:
+        return "-" if not s else "+inf"
+    return f"{(s - c) * 100.0 / c:+.2f} %"
+
+
+def f_bytes(n):
+    return f"{n:,}"
+
+
+def markdown(results):
+    L = ["# link-bench: clang-22 -Oz vs smartcc -Oz, linked images", "",
+         f"Generated {results['generated']}; smartcc from `{results['bin']}`; measured with "
+         f"{results['measured_with']}.", "", CONVENTION,
+         "Image = file-backed allocated bytes (code + rodata + data + unwind) of every ELF "
+         "executable and shared library the install step installed; bss costs RAM only; "
+         "stripped = llvm-strip'd file size; archives = object image bytes of installed static "
+         "libraries; objects = image bytes of the build tree's .o files.", ""]
+    for cfg, block in results["configs"].items():
+        rows, t = block["rows"], block["totals"]
+        L += [f"## {cfg}: {block['description']}", "",
+              "| project | build | image clang → smartcc | ratio | code | rodata | data | "
+              "unwind | bss clang → smartcc | stripped ratio | archives ratio | objects "
+              "(shipped) | obj geomean | configure time | build wall | build CPU | tests |",
+              "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+        for r in rows:
+            if r["status"] != "ok":
+                L.append(f"| {r['project']} | {r['build_system']} | {r['status']} |" +
+                         " |" * 14)
+                continue
+            lc, ls = r["linked"]["clang"], r["linked"]["smartcc"]
+            cr = r["class_ratio"]
+            tm = r["time"]
+            tests = r["tests"] + (f" (clang: {r['clang_tests']})" if "clang_tests" in r else "")
+            L.append(
+                f"| {r['project']} | {r['build_system']} | {f_bytes(lc['image'])} → "
+                f"{f_bytes(ls['image'])} ({f_pct(lc['image'], ls['image'])}) | "
+                f"{f_ratio(r['image_ratio'])} | {f_ratio(cr['code'])} | {f_ratio(cr['rodata'])} "
+                f"| {f_ratio(cr['data'])} | {f_ratio(cr['unwind'])} | {f_bytes(lc['bss'])} → "
+                f"{f_bytes(ls['bss'])} | {f_ratio(r['stripped_ratio'])} | "
+                f"{f_ratio(r['archive_ratio'])} | {r['objects']} "
+                f"({r['decisions'].get('candidate_shipped', 0)}) | "
+                f"{f_ratio(r['object_geomean'])} | "
+                f"{f_ratio(tm.get('configure', {}).get('wall_ratio'), 2)} | "
+                f"{f_ratio(tm.get('build', {}).get('wall_ratio'), 2)} | "
+                f"{f_ratio(tm.get('build', {}).get('cpu_ratio'), 2)} | {tests} |")
+        if t.get("projects"):
+            L += ["", f"**Totals ({cfg}, {t['projects']} projects"
+                  + (f", {t['failed']} failed" if t["failed"] else "") + ")**", "",
+                  "| figure | clang | smartcc | ratio clang/smartcc |", "|---|---|---|---|"]
+            for k in ("image",) + CLASSES + ("bss", "ram", "stripped_bytes", "archive_image",
+                                             "object_bytes"):
+                rr = ratio(t["clang"][k], t["smartcc"][k])
+                L.append(f"| {k} | {f_bytes(t['clang'][k])} | {f_bytes(t['smartcc'][k])} | "
+                         f"{f_ratio(rr)} ({f_pct(t['clang'][k], t['smartcc'][k])}) |")
+            L += ["", f"- geomean over projects of the image ratio: "
+                  f"{f_ratio(t['geomean_image_ratio'])}; smartcc smaller on {t['smaller']}, "
+                  f"equal on {t['equal']}, **larger on {t['larger']}** projects",
+                  f"- per TU: {t['objects']} objects, candidate shipped in "
+                  f"{t['candidate_shipped']}; geomean over projects of the per-object geomean "
+                  f"{f_ratio(t['object_geomean_over_projects'])}",
+                  f"- time smartcc/clang: configure wall "
+                  f"{f_ratio(t.get('configure', {}).get('wall_s'), 2)}, CPU "
+                  f"{f_ratio(t.get('configure', {}).get('cpu_s'), 2)}; build wall "
+                  f"{f_ratio(t.get('build', {}).get('wall_s'), 2)}, CPU "
+                  f"{f_ratio(t.get('build', {}).get('cpu_s'), 2)}",
+                  f"- tests on smartcc's build: {t['tests_pass']} pass, {t['tests_fail']} fail",
+                  ""]
+        if block.get("pending"):
+            L += [f"Not run yet: {', '.join(block['pending'])}", ""]
+    g = results.get("total")
+    if g and g.get("projects"):
+        L += ["## All configurations", "",
+              "| figure | clang | smartcc | ratio clang/smartcc |", "|---|---|---|---|"]
+        for k in ("image",) + CLASSES + ("bss", "stripped_bytes", "object_bytes"):
+            L.append(f"| {k} | {f_bytes(g['clang'][k])} | {f_bytes(g['smartcc'][k])} | "
+                     f"{f_ratio(ratio(g['clang'][k], g['smartcc'][k]))} |")
+        L += ["", f"- project × configuration pairs: {g['projects']}; geomean image ratio "
+              f"{f_ratio(g['geomean_image_ratio'])}; smartcc larger on {g['larger']}, smaller on "
+              f"{g['smaller']}, equal on {g['equal']}", ""]
+    return "\n".join(L) + "\n"
+
+
+def svg_bars(title, axis_title, items, width=760):
+    """A diverging horizontal bar chart around 1.0: items are (label, ratio, bold)."""
+    items = [(lab, r, b) for lab, r, b in items if r is not None]
+    if not items:
+        return "<p>(no data)</p>"
+    dev = max(abs(r - 1) for _, r, _ in items)
+    span = max(0.005, dev * 1.15)
+    lo, hi = 1 - span, 1 + span
+    left, right, top, bar_h, gap = 190, 110, 40, 18, 6
+    plot_w = width - left - right
+    height = top + len(items) * (bar_h + gap) + 55
+
+    def x(v):
+        return left + (v - lo) / (hi - lo) * plot_w
+
+    e = html.escape
+    s = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+         f'viewBox="0 0 {width} {height}" role="img" aria-label="{e(title)}" '
+         f'font-family="sans-serif" font-size="12">',
+         f'<text x="{width / 2}" y="18" text-anchor="middle" font-size="14" '
+         f'font-weight="bold">{e(title)}</text>']
+    ticks = 4 if plot_w >= 400 else 2
+    digits = 3 if span >= 0.004 * ticks else 4
+    for i in range(-ticks, ticks + 1):
+        v = 1 + span * i / ticks
+        s.append(f'<line x1="{x(v):.1f}" y1="{top - 4}" x2="{x(v):.1f}" '
+                 f'y2="{height - 45}" stroke="#e4e4e4"/>')
+        s.append(f'<text x="{x(v):.1f}" y="{height - 32}" text-anchor="middle" '
+                 f'fill="#555">{v:.{digits}f}</text>')
+    for i, (lab, r, bold) in enumerate(items):
+        y = top + i * (bar_h + gap)
+        x0, x1 = sorted((x(1.0), x(r)))
+        color = "#2e9e44" if r > 1 else ("#d0342c" if r < 1 else "#888")
+        pct = (1 / r - 1) * 100  # smartcc's change in bytes
+        label = f"{pct:+.2f} %" if abs(pct) >= 0.005 else "±0"
+        fw = ' font-weight="bold"' if bold else ""
+        s.append(f'<text x="{left - 8}" y="{y + bar_h - 5}" text-anchor="end"{fw}>'
+                 f'{e(lab)}</text>')
+        s.append(f'<rect x="{x0:.1f}" y="{y}" width="{max(x1 - x0, 1):.1f}" height="{bar_h}" '
+                 f'fill="{color}"><title>{e(lab)}: clang/smartcc {r:.4f}</title></rect>')
+        tx, anchor = (x1 + 4, "start") if r >= 1 else (x0 - 4, "end")
+        s.append(f'<text x="{tx:.1f}" y="{y + bar_h - 5}" text-anchor="{anchor}"{fw}>'
+                 f'{label}</text>')
+    s.append(f'<line x1="{x(1):.1f}" y1="{top - 8}" x2="{x(1):.1f}" y2="{height - 45}" '
+             f'stroke="#000" stroke-width="1.5"/>')
+    s.append(f'<text x="{x(1):.1f}" y="{top - 10}" text-anchor="middle" fill="#000">1.0'
+             f'</text>')
+    s.append(f'<text x="{left + plot_w / 2}" y="{height - 10}" text-anchor="middle" '
+             f'fill="#222">{e(axis_title)}</text>')
+    s.append(f'<text transform="translate(14,{top + (height - 45 - top) / 2}) rotate(-90)" '
+             f'text-anchor="middle" fill="#222">project</text>')
+    s.append("</svg>")
+    return "\n".join(s)
+
+
+def html_report(results):
+    e = html.escape
+    axis = "clang/smartcc image ratio (> 1.0: smartcc smaller, green; < 1.0: larger, red)"
+    P = ["<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
+         "<title>link-bench: clang-22 -Oz vs smartcc -Oz</title><style>",
+         "body{font-family:sans-serif;margin:2em;max-width:1200px;color:#222}",
+         "table{border-collapse:collapse;margin:1em 0;font-size:13px}",
+         "th,td{border:1px solid #ccc;padding:3px 7px;text-align:right}",
+         "th{background:#f0f0f0}td:first-child,th:first-child{text-align:left}",
+         ".good{color:#1d7a30;font-weight:bold}.bad{color:#b3261e;font-weight:bold}",
+         ".charts{display:flex;flex-wrap:wrap;gap:1em}.wide{overflow-x:auto}",
+         "</style></head><body>",
+         "<h1>Linked images: clang-22 -Oz vs smartcc -Oz</h1>",
+         f"<p>Generated {e(results['generated'])}; smartcc from <code>{e(results['bin'])}"
+         f"</code>; sizes measured with {e(results['measured_with'])}.</p>",
+         f"<p><b>{e(CONVENTION)}</b> Bar labels give smartcc's change in bytes. Image = "
+         "file-backed allocated bytes (code + rodata + data + unwind) of every executable and "
+         "shared library the project installs; .bss costs RAM only.</p>"]
+
+    def cls(r):
+        if r is None:
+            return ""
+        return " class='good'" if r > 1 else (" class='bad'" if r < 1 else "")
+
+    for cfg, block in results["configs"].items():
+        rows, t = block["rows"], block["totals"]
+        ok = [r for r in rows if r["status"] == "ok"]
+        P.append(f"<h2>{e(cfg)}: {e(block['description'])}</h2>")
+        items = [(r["project"], r["image_ratio"], False) for r in ok]
+        if t.get("projects"):
+            items.append(("TOTAL (bytes)", t["image_ratio"], True))
+            items.append(("geomean", t["geomean_image_ratio"], True))
+        P.append(svg_bars(f"{cfg}: linked image per project", axis, items))
+        P.append("<div class='charts'>")
+        for k in CLASSES:
+            its = [(r["project"], r["class_ratio"][k], False) for r in ok]
+            if t.get("projects"):
+                its.append(("TOTAL", t["class_ratio"][k], True))
+            P.append(svg_bars(f"{cfg}: {k} bytes", f"clang/smartcc {k} ratio (> 1.0: smartcc "
+                              "smaller)", its, width=580))
+        P.append("</div>")
+        P.append("<div class='wide'><table><tr><th>project</th><th>build</th><th>image clang</th>"
+                 "<th>image smartcc</th><th>change</th><th>ratio</th><th>code</th>"
+                 "<th>rodata</th><th>data</th><th>unwind</th><th>bss clang</th>"
+                 "<th>bss smartcc</th><th>stripped ratio</th><th>archives ratio</th>"
+                 "<th>objects</th><th>shipped</th><th>obj geomean</th><th>configure time</th>"
+                 "<th>build wall</th><th>build CPU</th><th>tests</th></tr>")
+        for r in rows:
+            if r["status"] != "ok":
+                P.append(f"<tr><td>{e(r['project'])}</td><td>{e(r['build_system'])}</td>"
+                         f"<td colspan='19' style='text-align:left'>{e(r['status'])}</td></tr>")
+                continue
+            lc, ls, cr, tm = r["linked"]["clang"], r["linked"]["smartcc"], r["class_ratio"], \
+                r["time"]
+            P.append(
+                f"<tr><td>{e(r['project'])}</td><td>{e(r['build_system'])}</td>"
+                f"<td>{f_bytes(lc['image'])}</td><td>{f_bytes(ls['image'])}</td>"
+                f"<td{cls(r['image_ratio'])}>{f_pct(lc['image'], ls['image'])}</td>"
+                f"<td{cls(r['image_ratio'])}>{f_ratio(r['image_ratio'])}</td>" +
+                "".join(f"<td{cls(cr[k])}>{f_ratio(cr[k])}</td>" for k in CLASSES) +
+                f"<td>{f_bytes(lc['bss'])}</td><td>{f_bytes(ls['bss'])}</td>"
+                f"<td{cls(r['stripped_ratio'])}>{f_ratio(r['stripped_ratio'])}</td>"
+                f"<td{cls(r['archive_ratio'])}>{f_ratio(r['archive_ratio'])}</td>"
+                f"<td>{r['objects']}</td><td>{r['decisions'].get('candidate_shipped', 0)}</td>"
+                f"<td>{f_ratio(r['object_geomean'])}</td>"
+                f"<td>{f_ratio(tm.get('configure', {}).get('wall_ratio'), 2)}</td>"
+                f"<td>{f_ratio(tm.get('build', {}).get('wall_ratio'), 2)}</td>"
+                f"<td>{f_ratio(tm.get('build', {}).get('cpu_ratio'), 2)}</td>"
+                f"<td class='{'good' if r['tests'] == 'pass' else 'bad'}'>{e(r['tests'])}"
+                "</td></tr>")
+        P.append("</table></div>")
+        if t.get("projects"):
+            P.append(f"<h3>Totals, {e(cfg)}</h3><table><tr><th>figure</th><th>clang</th>"
+                     "<th>smartcc</th><th>ratio clang/smartcc</th><th>change</th></tr>")
+            for k in ("image",) + CLASSES + ("bss", "ram", "stripped_bytes", "archive_image",
+                                             "object_bytes"):
+                rr = ratio(t["clang"][k], t["smartcc"][k])
+                P.append(f"<tr><td>{k}</td><td>{f_bytes(t['clang'][k])}</td>"
+                         f"<td>{f_bytes(t['smartcc'][k])}</td><td{cls(rr)}>{f_ratio(rr)}</td>"
+                         f"<td>{f_pct(t['clang'][k], t['smartcc'][k])}</td></tr>")
+            P.append("</table>")
+            P.append(
+                f"<p>Geomean over projects of the image ratio: "
+                f"<b>{f_ratio(t['geomean_image_ratio'])}</b>; smartcc smaller on "
+                f"{t['smaller']}, equal on {t['equal']}, <b>larger on {t['larger']}</b> of "
+                f"{t['projects']} projects. Per TU: {t['objects']} objects, candidate shipped in"
+                f" {t['candidate_shipped']}. Time smartcc/clang: configure wall "
+                f"{f_ratio(t.get('configure', {}).get('wall_s'), 2)}, build wall "
+                f"{f_ratio(t.get('build', {}).get('wall_s'), 2)}, build CPU "
+                f"{f_ratio(t.get('build', {}).get('cpu_s'), 2)}. Tests on smartcc's build: "
+                f"{t['tests_pass']} pass, {t['tests_fail']} fail.</p>")
+        if block.get("pending"):
+            P.append(f"<p>Not run yet: {e(', '.join(block['pending']))}</p>")
+    P.append("</body></html>")
+    return "\n".join(P) + "\n"
+
+
+def aggregate(args, recipes, plan, measured_with):
+    results = {"generated": datetime.datetime.now().isoformat(timespec="seconds"),
+               "bin": os.path.realpath(args.bin), "clang": CLANG, "convention": CONVENTION,
+               "measured_with": measured_with, "configs": {}}
+    all_rows = []
+    for cfg in args.isa:
+        rows, pending = [], []
+        for p in [p for (p, c) in plan if c == cfg]:
+            steps = {}
+            for comp in COMPILERS:
+                path = step_path(args.out, p, cfg, comp)
+                if os.path.exists(path):
+                    steps[comp] = json.load(open(path))
+            if len(steps) == 2:
+                rows.append(compare(steps["clang"], steps["smartcc"]))
+            else:
+                pending.append(p)
+        t = totals(rows)
+        results["configs"][cfg] = {"description": recipes["configs"][cfg].get("description", ""),
+                                   "rows": rows, "totals": t, "pending": pending}
+        all_rows += rows
+    results["total"] = totals(all_rows)
+    with open(os.path.join(args.out, "results.json"), "w") as f:
+        json.dump(results, f, indent=1)
+    with open(os.path.join(args.out, "report.md"), "w") as f:
+        f.write(markdown(results))
+    with open(os.path.join(args.out, "report.html"), "w") as f:
+        f.write(html_report(results))
+    return results
+
+
+# ---------------------------------------------------------------- main
+
+def step_path(out, project, config, compiler):
+    return os.path.join(out, "steps", f"{project}.{config}.{compiler}.json")
+
+
+def hms(s):
+    s = int(s)
+    return f"{s // 3600}:{s % 3600 // 60:02d}:{s % 60:02d}"
+
+
+def estimate(pending, done):
+    """Seconds left: a pending step takes what the same project's other steps took (the
+    smartcc/clang ratio seen so far for a smartcc step), else the mean finished step."""
+    if not done:
+        return None
+    mean = sum(done.values()) / len(done)
+    pairs = [(done[(p, c, "smartcc")], done[(p, c, "clang")]) for (p, c, k) in done
+             if k == "clang" and (p, c, "smartcc") in done and done[(p, c, "clang")] > 0]
+    slow = sum(a for a, _ in pairs) / sum(b for _, b in pairs) if pairs else 2.0
+    left = 0.0
+    for (p, c, k) in pending:
+        if k == "smartcc" and (p, c, "clang") in done:
+            left += done[(p, c, "clang")] * slow
+        else:
+            same = [v for (pp, cc, kk), v in done.items() if pp == p and kk == k]
+            left += (sum(same) / len(same)) if same else (mean if k == "clang" or not pairs
+                                                         else mean * slow / (1 + slow) * 2)
+    return left
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 epilog=CONVENTION)
+    ap.add_argument("out", nargs="?")
+    ap.add_argument("--isa", default=None,
+                    help="configurations, comma-separated (default: all in the recipes: "
+                         "x86_64,aarch64,aarch64-fw)")
+    ap.add_argument("--projects", default=None, help="comma-separated (default: all)")
+    ap.add_argument("--bin", default=os.path.join(REPO, "build", "bin"),
+                    help="directory with smartcc, smartc++ (and smartcc-size)")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--force", action="store_true", help="redo finished steps")
+    ap.add_argument("--report-only", action="store_true",
+                    help="only rewrite results.json, report.md, report.html")
+    ap.add_argument("--recipes", default=os.path.join(HERE, "link-bench-projects.toml"))
+    ap.add_argument("--keep-trees", action="store_true",
+                    help="keep build trees of successful steps (OUT/work)")
+    ap.add_argument("--test-clang", action="store_true",
+                    help="also run the tests on clang's build")
+    ap.add_argument("--self-test", action="store_true",
+                    help="quick smoke run: zlib, x86_64 only (OUT defaults to a temp dir)")
+    args = ap.parse_args()
+    recipes = load_recipes(args.recipes)
+    if args.self_test:
+        args.out = args.out or tempfile.mkdtemp(prefix="link-bench-self-test.")
+        args.isa = args.isa or "x86_64"
+        args.projects = args.projects or "zlib"
+    if not args.out:
+        ap.error("OUT is required")
+    os.makedirs(args.out, exist_ok=True)
+    args.out = os.path.abspath(args.out)
+    args.bin = os.path.abspath(args.bin)
+    args.isa = (args.isa.split(",") if args.isa else list(recipes["configs"]))
+    for c in args.isa:
+        if c not in recipes["configs"]:
+            ap.error(f"unknown configuration {c}; known: {', '.join(recipes['configs'])}")
+    names = args.projects.split(",") if args.projects else list(recipes["projects"])
+    for p in names:
+        if p not in recipes["projects"]:
+            ap.error(f"unknown project {p}; known: {', '.join(recipes['projects'])}")
+    plan = [(p, c) for c in args.isa for p in names
+            if c in recipes["projects"][p].get("configs", [])]
+    measurer = Measurer(args.bin)
+    os.makedirs(os.path.join(args.out, "steps"), exist_ok=True)
+    if not args.report_only:
+        for tool in ("smartcc", "smartc++"):
+            if not os.access(os.path.join(args.bin, tool), os.X_OK):
+                sys.exit(f"link-bench: no {tool} in {args.bin} (--bin DIR)")
+        log(f"link-bench: {len(plan)} project x configuration pairs, {len(plan) * 2} steps; "
+            f"smartcc from {args.bin}; sizes by {measurer.method}; out {args.out}")
+        log(CONVENTION)
+        steps = [(p, c, k) for (p, c) in plan for k in COMPILERS]
+        done, todo = {}, []
+        for (p, c, k) in steps:
+            path = step_path(args.out, p, c, k)
+            if not args.force and os.path.exists(path):
+                old = json.load(open(path))
+                if old.get("recipe_hash") == recipe_hash(recipes, p, c, k, args.bin):
+                    done[(p, c, k)] = old.get("duration_s", 0)
+                    continue
+            todo.append((p, c, k))
+        if done:
+            log(f"  reusing {len(done)} finished steps (--force redoes them)")
+        t0 = time.time()
+        for i, (p, c, k) in enumerate(todo):
+            left = estimate(todo[i:], done)
+            log(f"[{len(done) + 1}/{len(steps)}] {p} {c} {k}  (elapsed {hms(time.time() - t0)}"
+                + (f", ETA {hms(left)})" if left is not None else ", ETA unknown)"))
+            res = run_step(args, recipes, p, c, k, measurer, step_path(args.out, p, c, k))
+            done[(p, c, k)] = res.get("duration_s", 0)
+            with open(step_path(args.out, p, c, k), "w") as f:
+                json.dump(res, f, indent=1)
+            msg = res["status"]
+            if res["status"] != "ok":
+                msg += f" in {res.get('failed_phase')}: see {res['log']}"
+            elif k == "smartcc":
+                msg += f", tests {res.get('tests')}"
+            log(f"  {p} {c} {k}: {msg} ({res.get('duration_s', 0):.0f} s)")
+            if k == "smartcc" and res.get("tests") == "FAIL" and not args.test_clang:
+                log("  (tests failed on smartcc's build: rerun with --test-clang --projects "
+                    f"{p} --isa {c} --force --keep-trees to compare with clang's)")
+            aggregate(args, recipes, plan, measurer.method)
+    results = aggregate(args, recipes, plan, measurer.method)
+    log(f"link-bench: wrote {os.path.join(args.out, 'report.md')}, report.html, results.json")
+    sys.stdout.write(markdown(results))
+    if args.self_test:
+        rows = [r for b in results["configs"].values() for r in b["rows"]]
+        bad = [r for r in rows if r["status"] != "ok" or r["tests"] == "FAIL"
+               or not r["linked"]["clang"]["image"]]
+        if bad or not rows:
+            sys.exit("link-bench self-test: FAILED")
+        log(f"self-test: {len(rows)} passed, 0 failed")
+
+
+if __name__ == "__main__":
+    main()
