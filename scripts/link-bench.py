@@ -168,7 +168,7 @@ def stripped_bytes(path):
 
 def measure_install(destdir, measurer):
     """Every ELF executable, shared library and archive the install step installed."""
-    files, seen = {}, set()
+    files, seen, copies = {}, {}, {}
     for d, _, names in os.walk(destdir):
         for n in sorted(names):
             p = os.path.join(d, n)
@@ -177,15 +177,16 @@ def measure_install(destdir, measurer):
             st = os.stat(p)
             if (st.st_dev, st.st_ino) in seen:
                 continue
-            seen.add((st.st_dev, st.st_ino))
+            seen[(st.st_dev, st.st_ino)] = p
             kind = elf_kind(p)
             if kind in ("executable", "shared", "archive"):
                 # A copy of an installed program (bzip2's bunzip2, bzcat) counts once.
                 with open(p, "rb") as f:
                     digest = hashlib.sha256(f.read()).hexdigest()
                 if digest in seen:
+                    copies.setdefault(seen[digest], []).append(p)
                     continue
-                seen.add(digest)
+                seen[digest] = p
             if kind in ("executable", "shared", "archive"):
                 files[p] = kind
     sizes = measurer.sizes(sorted(files))
@@ -194,6 +195,8 @@ def measure_install(destdir, measurer):
         rec = dict(sizes[p], kind=kind, file_bytes=os.path.getsize(p))
         if kind != "archive":
             rec["stripped_bytes"] = stripped_bytes(p)
+        if p in copies:  # identical copies installed under other names, counted once
+            rec["copies"] = [os.path.relpath(q, destdir) for q in copies[p]]
         out[os.path.relpath(p, destdir)] = rec
     return out
 
@@ -561,8 +564,11 @@ def markdown(results):
          "libraries; objects = image bytes of the build tree's .o files.", ""]
     for cfg, block in results["configs"].items():
         rows, t = block["rows"], block["totals"]
-        L += [f"## {cfg}: {block['description']}", "",
-              "| project | build | image clang → smartcc | ratio | code | rodata | data | "
+        L += [f"## {cfg}: {block['description']}", ""]
+        if not rows:
+            L += [f"Not run yet: {', '.join(block['pending'])}", ""]
+            continue
+        L += ["| project | build | image clang → smartcc | ratio | code | rodata | data | "
               "unwind | bss clang → smartcc | stripped ratio | archives ratio | objects "
               "(shipped) | obj geomean | configure time | build wall | build CPU | tests |",
               "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
@@ -707,6 +713,9 @@ def html_report(results):
         rows, t = block["rows"], block["totals"]
         ok = [r for r in rows if r["status"] == "ok"]
         P.append(f"<h2>{e(cfg)}: {e(block['description'])}</h2>")
+        if not rows:
+            P.append(f"<p>Not run yet: {e(', '.join(block['pending']))}</p>")
+            continue
         items = [(r["project"], r["image_ratio"], False) for r in ok]
         if t.get("projects"):
             items.append(("TOTAL (bytes)", t["image_ratio"], True))
@@ -857,6 +866,9 @@ def main():
                     help="keep build trees of successful steps (OUT/work)")
     ap.add_argument("--test-clang", action="store_true",
                     help="also run the tests on clang's build")
+    ap.add_argument("--compilers", default="clang,smartcc",
+                    help="which builds to run (default both; clang alone with --test-clang "
+                         "checks a new recipe)")
     ap.add_argument("--self-test", action="store_true",
                     help="quick smoke run: zlib, x86_64 only (OUT defaults to a temp dir)")
     args = ap.parse_args()
@@ -886,10 +898,11 @@ def main():
         for tool in ("smartcc", "smartc++"):
             if not os.access(os.path.join(args.bin, tool), os.X_OK):
                 sys.exit(f"link-bench: no {tool} in {args.bin} (--bin DIR)")
-        log(f"link-bench: {len(plan)} project x configuration pairs, {len(plan) * 2} steps; "
+        steps = [(p, c, k) for (p, c) in plan for k in COMPILERS
+                 if k in args.compilers.split(",")]
+        log(f"link-bench: {len(plan)} project x configuration pairs, {len(steps)} steps; "
             f"smartcc from {args.bin}; sizes by {measurer.method}; out {args.out}")
         log(CONVENTION)
-        steps = [(p, c, k) for (p, c) in plan for k in COMPILERS]
         done, todo = {}, []
         for (p, c, k) in steps:
             path = step_path(args.out, p, c, k)
@@ -903,6 +916,11 @@ def main():
             log(f"  reusing {len(done)} finished steps (--force redoes them)")
         t0 = time.time()
         for i, (p, c, k) in enumerate(todo):
+            # Re-read the recipes: a fix made during a long run applies to the steps after it.
+            try:
+                recipes = load_recipes(args.recipes)
+            except (OSError, tomllib.TOMLDecodeError) as e:
+                log(f"  recipes not re-read ({e}); keeping the ones loaded")
             left = estimate(todo[i:], done)
             log(f"[{len(done) + 1}/{len(steps)}] {p} {c} {k}  (elapsed {hms(time.time() - t0)}"
                 + (f", ETA {hms(left)})" if left is not None else ", ETA unknown)"))
@@ -913,7 +931,7 @@ def main():
             msg = res["status"]
             if res["status"] != "ok":
                 msg += f" in {res.get('failed_phase')}: see {res['log']}"
-            elif k == "smartcc":
+            elif res.get("tests") not in (None, "not run"):
                 msg += f", tests {res.get('tests')}"
             log(f"  {p} {c} {k}: {msg} ({res.get('duration_s', 0):.0f} s)")
             if k == "smartcc" and res.get("tests") == "FAIL" and not args.test_clang:
