@@ -370,6 +370,7 @@ def run_step(args, recipes, project, config, compiler, measurer, path):
     res = {"project": project, "config": config, "compiler": compiler,
            "package": r.get("package", project), "build_system": r.get("build_system", "?"),
            "recipe_hash": recipe_hash(recipes, project, config, compiler, args.bin),
+           "bin": os.path.realpath(args.bin),
            "started": datetime.datetime.now().isoformat(timespec="seconds"),
            "log": os.path.relpath(logf, args.out), "phases": {}, "status": "ok"}
     t_start = time.time()
@@ -636,10 +637,13 @@ def svg_bars(title, axis_title, items, width=760):
     if not items:
         return "<p>(no data)</p>"
     dev = max(abs(r - 1) for _, r, _ in items)
-    span = max(0.005, dev * 1.15)
-    lo, hi = 1 - span, 1 + span
     left, right, top, bar_h, gap = 190, 110, 40, 18, 6
     plot_w = width - left - right
+    ticks = 4 if plot_w >= 400 else 2
+    step = next((s for s in (0.0005, 0.001, 0.002, 0.0025, 0.005, 0.01, 0.02, 0.025, 0.05, 0.1,
+                             0.2, 0.25, 0.5, 1.0, 2.0, 5.0) if s * ticks >= dev * 1.1), 10.0)
+    span = step * ticks
+    lo, hi = 1 - span, 1 + span
     height = top + len(items) * (bar_h + gap) + 55
 
     def x(v):
@@ -651,10 +655,10 @@ def svg_bars(title, axis_title, items, width=760):
          f'font-family="sans-serif" font-size="12">',
          f'<text x="{width / 2}" y="18" text-anchor="middle" font-size="14" '
          f'font-weight="bold">{e(title)}</text>']
-    ticks = 4 if plot_w >= 400 else 2
-    digits = 3 if span >= 0.004 * ticks else 4
+    digits = 3 if step >= 0.001 and round(step * 1000) == step * 1000 else 4
+    digits = 2 if step >= 0.01 and round(step * 100) == step * 100 else digits
     for i in range(-ticks, ticks + 1):
-        v = 1 + span * i / ticks
+        v = 1 + step * i
         s.append(f'<line x1="{x(v):.1f}" y1="{top - 4}" x2="{x(v):.1f}" '
                  f'y2="{height - 45}" stroke="#e4e4e4"/>')
         s.append(f'<text x="{x(v):.1f}" y="{height - 32}" text-anchor="middle" '
@@ -670,9 +674,12 @@ def svg_bars(title, axis_title, items, width=760):
                  f'{e(lab)}</text>')
         s.append(f'<rect x="{x0:.1f}" y="{y}" width="{max(x1 - x0, 1):.1f}" height="{bar_h}" '
                  f'fill="{color}"><title>{e(lab)}: clang/smartcc {r:.4f}</title></rect>')
-        tx, anchor = (x1 + 4, "start") if r >= 1 else (x0 - 4, "end")
-        s.append(f'<text x="{tx:.1f}" y="{y + bar_h - 5}" text-anchor="{anchor}"{fw}>'
-                 f'{label}</text>')
+        tx, anchor, fill = (x1 + 4, "start", "#000") if r >= 1 else (x0 - 4, "end", "#000")
+        room = (x0 - left) if r < 1 else (left + plot_w + right - x1)
+        if room < 8 * len(label):  # no room outside the bar: write it inside, in white
+            tx, anchor, fill = (x1 - 4, "end", "#fff") if r >= 1 else (x0 + 4, "start", "#fff")
+        s.append(f'<text x="{tx:.1f}" y="{y + bar_h - 5}" text-anchor="{anchor}" '
+                 f'fill="{fill}"{fw}>{label}</text>')
     s.append(f'<line x1="{x(1):.1f}" y1="{top - 8}" x2="{x(1):.1f}" y2="{height - 45}" '
              f'stroke="#000" stroke-width="1.5"/>')
     s.append(f'<text x="{x(1):.1f}" y="{top - 10}" text-anchor="middle" fill="#000">1.0'
@@ -789,7 +796,7 @@ def aggregate(args, recipes, plan, measured_with):
     results = {"generated": datetime.datetime.now().isoformat(timespec="seconds"),
                "bin": os.path.realpath(args.bin), "clang": CLANG, "convention": CONVENTION,
                "measured_with": measured_with, "configs": {}}
-    all_rows = []
+    all_rows, methods, bins = [], set(), set()
     for cfg in args.isa:
         rows, pending = [], []
         for p in [p for (p, c) in plan if c == cfg]:
@@ -798,6 +805,10 @@ def aggregate(args, recipes, plan, measured_with):
                 path = step_path(args.out, p, cfg, comp)
                 if os.path.exists(path):
                     steps[comp] = json.load(open(path))
+                    if steps[comp].get("measured_with"):
+                        methods.add(steps[comp]["measured_with"])
+                    if comp == "smartcc" and steps[comp].get("bin"):
+                        bins.add(steps[comp]["bin"])
             if len(steps) == 2:
                 rows.append(compare(steps["clang"], steps["smartcc"]))
             else:
@@ -807,6 +818,10 @@ def aggregate(args, recipes, plan, measured_with):
                                    "rows": rows, "totals": t, "pending": pending}
         all_rows += rows
     results["total"] = totals(all_rows)
+    if methods:
+        results["measured_with"] = ", ".join(sorted(methods))
+    if bins:
+        results["bin"] = ", ".join(sorted(bins))
     with open(os.path.join(args.out, "results.json"), "w") as f:
         json.dump(results, f, indent=1)
     with open(os.path.join(args.out, "report.md"), "w") as f:
