@@ -50,10 +50,6 @@ uint64_t countIRInstructions(const Module &M) {
   return N;
 }
 
-uint64_t candidatesWithinBudget(uint64_t Budget, uint64_t IRInstructions) {
-  return Budget / std::max<uint64_t>(1, IRInstructions);
-}
-
 void runCandidate(Module &M, const CandidateSpec &Spec, const CandidateContext &Ctx,
                   CandidateResult &R, int OutFd) {
   auto Start = std::chrono::steady_clock::now();

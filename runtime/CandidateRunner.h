@@ -27,11 +27,6 @@ struct CandidateContext {
 // Counts IR instructions of the module (the unit of the IR metric and the growth guard).
 uint64_t countIRInstructions(const llvm::Module &M);
 
-// The candidate budget's rule (`candidate_budget`, 0 = no limit is the caller's to check): a TU
-// of IRInstructions at the start of the middle-end runs at most Budget / IRInstructions
-// candidates. One definition for the compiler and smartcc-eval's `agent@E,budget=N`.
-uint64_t candidatesWithinBudget(uint64_t Budget, uint64_t IRInstructions);
-
 // Runs in a forked candidate process. Writes the object, then the assembly if requested, to
 // OutFd and fills R.
 void runCandidate(llvm::Module &M, const CandidateSpec &Spec, const CandidateContext &Ctx,

@@ -947,6 +947,10 @@ std::string formatCandidate(const CandidateSpec &C) {
     if (B)
       Out += std::string(", ") + Key + " = " + formatValue(*B);
   };
+  if (C.AfterClangPipeline)
+    Out += ", after_clang_pipeline = true";
+  if (!C.SkipTargets.empty())
+    Out += ", skip_targets = " + formatValue(C.SkipTargets);
   Flag("merge_functions", C.MergeFunctions);
   Flag("loop_unrolling", C.LoopUnrolling);
   Flag("slp_vectorization", C.SLPVectorization);
@@ -1033,8 +1037,9 @@ void printConfigHelp(llvm::raw_ostream &OS) {
   }
   OS << "\nBooleans outside TOML: 1/true/yes/on or 0/false/no/off. Lists outside TOML are\n"
         "comma-separated. Candidates are defined in TOML as [candidate.NAME] tables with\n"
-        "description, pipeline, llvm_args, function_attrs, merge_functions, loop_unrolling,\n"
-        "slp_vectorization and loop_vectorization; smartcc --smartcc-print-config lists them.\n";
+        "description, pipeline, llvm_args, function_attrs, after_clang_pipeline, skip_targets,\n"
+        "merge_functions, loop_unrolling, slp_vectorization and loop_vectorization;\n"
+        "smartcc --smartcc-print-config lists them.\n";
 }
 
 bool Config::candidatesAreDefault() const {

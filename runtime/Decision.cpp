@@ -73,7 +73,7 @@ static std::string relative(uint64_t Value, uint64_t Baseline) {
 
 static void printRow(raw_ostream &OS, StringRef Name, StringRef Value, StringRef Versus,
                      const ObjectSize *Size, double Millis, StringRef Outcome) {
-  OS << format("  %-26s %10s %9s", Name.str().c_str(), Value.str().c_str(),
+  OS << format("  %-31s %10s %9s", Name.str().c_str(), Value.str().c_str(),
                Versus.str().c_str());
   if (Size)
     OS << format(" %8llu %7llu %6llu %7llu %6llu", (unsigned long long)Size->CodeBytes,
@@ -110,7 +110,7 @@ static void printSequenceInWords(raw_ostream &OS, const CandidateReport &C) {
 void printExplain(const TUDecision &D, raw_ostream &OS) {
   OS << "smartcc: " << D.Input << " -> " << D.Output << " (" << D.Target << ", -" << D.Level
      << ", metric " << metricName(D.SizeMetric) << "; changes: negative = smaller than clang)\n";
-  OS << format("  %-26s %10s %9s %8s %7s %6s %7s %6s %7s  %s\n", "candidate",
+  OS << format("  %-31s %10s %9s %8s %7s %6s %7s %6s %7s  %s\n", "candidate",
                metricName(D.SizeMetric), "vs clang", "code", "rodata", "data", "unwind", "bss",
                "ms", "outcome");
   printRow(OS, "clang -" + D.Level, std::to_string(D.BaselineValue), "",

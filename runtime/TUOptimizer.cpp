@@ -1,5 +1,6 @@
 #include "runtime/TUOptimizer.h"
 #include "runtime/AgentCandidates.h"
+#include "runtime/CandidateBudget.h"
 #include "runtime/CandidateRunner.h"
 #include "runtime/InlinerCandidates.h"
 #include "policies/inliner/InlinePolicy.h"
@@ -17,7 +18,9 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
+#include <array>
 #include <cmath>
+#include <limits>
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -137,42 +140,71 @@ std::unique_ptr<CandidatePool> TUOptimizer::launch(Module &M, std::vector<Candid
 }
 
 std::vector<CandidateSpec> TUOptimizer::sizeCandidates(Module &M, StringRef Triple) {
-  // The candidate budget: a TU of N IR instructions runs at most candidate_budget / N
-  // candidates, the agent's best first. Compile time grows with the TU, so the few large TUs
-  // of a build are where candidates cost most, while each TU counts once in the geomean.
-  // Candidates the user listed (`candidates`) are a request, not a default: they all run.
+  // The candidate budget (runtime/CandidateBudget.h): what this TU may spend on candidates,
+  // in compiles of it, estimated per candidate kind. Candidates the user listed
+  // (`candidates`) are a request, not a default: they all run.
   const bool Budgeted = Cfg.CandidateBudget && Cfg.candidatesAreDefault();
   const uint64_t IR = Budgeted ? countIRInstructions(M) : 0;
-  const uint64_t Allowed =
-      Budgeted ? candidatesWithinBudget(Cfg.CandidateBudget, IR) : UINT64_MAX;
+  const double Allowance = Budgeted
+                               ? budgetAllowance(Cfg.CandidateBudget, Cfg.CandidateTime, IR)
+                               : std::numeric_limits<double>::infinity();
   std::vector<CandidateSpec> Specs;
-  if (Allowed == 0) {
-    // Nothing would run: the agent is not asked either (its features walk the whole module,
-    // the largest part of its cost, on exactly the largest TUs).
-    BudgetNote = formatv("no candidate runs: {0} IR instructions, budget {1}; the agent was "
-                         "not asked",
-                         IR, Cfg.CandidateBudget)
+  if (Allowance < LateCost) {
+    // Nothing would run: the agent is not asked either (its features walk the whole module).
+    BudgetNote = formatv("no candidate runs: {0} IR instructions, budget {1} IR instructions "
+                         "or {2} % of a compile; the agent was not asked",
+                         IR, Cfg.CandidateBudget, Cfg.CandidateTime)
                      .str();
   } else {
-    // The agent's proposals replace the default candidates (effort 2 keeps them too);
-    // candidates a user configured always run (and the agent only if configured too).
+    // The agent's proposals and the library's candidates (all of them without an agent, at
+    // effort 2, or when the user configured the list; with the agent at effort 0 or 1 they
+    // only take the places of proposals the budget does not afford). Where the budget cannot
+    // pay for every proposal, the library's go first: its late candidates cost half a compile
+    // and, on large TUs, find more per compile than a proposal (docs/design.md).
     Agent = agentCandidates(M, Cfg, Triple);
-    Specs = Agent.Specs;
-    if (!Agent.Active || Cfg.Effort >= 2 || !Cfg.candidatesAreDefault())
-      for (CandidateSpec &S : Cfg.enabledCandidates())
-        Specs.push_back(std::move(S));
+    const bool AgentDecides = Agent.Active && Cfg.Effort < 2 && Cfg.candidatesAreDefault();
+    double ProposalCost = 0;
+    for (const CandidateSpec &S : Agent.Specs)
+      ProposalCost += candidateCost(S.AfterClangPipeline);
+    std::vector<CandidateSpec> Library;
+    if (!AgentDecides || Budgeted)
+      Library = Cfg.enabledCandidates();
+    const bool LibraryFirst = AgentDecides && Budgeted && Allowance < ProposalCost;
+    for (std::vector<CandidateSpec> *Part : LibraryFirst ? std::array{&Library, &Agent.Specs}
+                                                          : std::array{&Agent.Specs, &Library})
+      Specs.insert(Specs.end(), Part->begin(), Part->end());
     // Candidates known to be identical to clang's output on this target cost a compile for
     // nothing (measured with smartcc-eval; see policies/candidates.toml).
     llvm::erase_if(Specs, [&](const CandidateSpec &S) {
       return llvm::any_of(S.SkipTargets,
                           [&](const std::string &P) { return Triple.starts_with(P); });
     });
-    if (Allowed < Specs.size()) {
-      BudgetNote = formatv("{0} of {1} candidates run: {2} IR instructions, budget {3}",
-                           Allowed, Specs.size(), IR, Cfg.CandidateBudget)
+    // The agent's effort says how many candidates run at most; the library's candidates only
+    // take the places of proposals that the budget does not afford.
+    const size_t Cap = AgentDecides ? std::max<size_t>(1, Agent.Specs.size()) : Specs.size();
+    const size_t WouldRun = std::min(Specs.size(), Cap);
+    if (Budgeted)
+      keepWithinAllowance(Specs, Allowance, [](const CandidateSpec &S) {
+        return candidateCost(S.AfterClangPipeline);
+      });
+    if (Specs.size() > Cap)
+      Specs.resize(Cap);
+    const size_t FromLibrary = AgentDecides ? llvm::count_if(Specs, [](const CandidateSpec &S) {
+                                                return !S.PredictedPercent;
+                                              })
+                                            : 0;
+    const size_t Kept = Specs.size() - FromLibrary;
+    if (Kept < WouldRun)
+      BudgetNote = formatv("{0} of {1} candidates run{2}: {3} IR instructions, budget {4} IR "
+                           "instructions or {5} % of a compile",
+                           Kept, WouldRun,
+                           FromLibrary ? formatv(", and {0} from the library in place of the "
+                                                 "others",
+                                                 FromLibrary)
+                                             .str()
+                                       : std::string(),
+                           IR, Cfg.CandidateBudget, Cfg.CandidateTime)
                        .str();
-      Specs.resize(size_t(Allowed));
-    }
   }
   // The ML inliner, when asked for, decides inlining in every candidate (not in clang's own
   // output, nor in the replica below that stands for it). Its own candidate is the user's

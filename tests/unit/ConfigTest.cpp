@@ -82,8 +82,9 @@ protected:
 
 #define ASSERT_LOADED(C) ASSERT_TRUE(bool(C)) << llvm::toString(C.takeError())
 
-const std::vector<std::string> DefaultCandidates = {"oz-no-jump-tables", "oz-machine-outliner",
-                                                    "oz-merge-functions"};
+const std::vector<std::string> DefaultCandidates = {
+    "oz-late-outliner-no-jump-tables", "oz-late-no-jump-tables", "oz-machine-outliner",
+    "oz-no-jump-tables", "oz-merge-functions"};
 
 TEST(MetricTest, NamesRoundTrip) {
   EXPECT_STREQ(metricName(Metric::AllocBytes), "alloc");
@@ -666,8 +667,16 @@ TEST_F(ConfigTest, PrintConfig) {
   EXPECT_NE(Out.find("(--smartcc-levels) levels = [\"Oz\"]\n"), std::string::npos) << Out;
   EXPECT_NE(Out.find("(default) max_growth = 8.0\n"), std::string::npos) << Out;
   EXPECT_NE(Out.find("(default) disable = false\n"), std::string::npos) << Out;
-  EXPECT_NE(Out.find("(<builtin>/candidates.toml) candidates = [\"oz-no-jump-tables\", "
-                     "\"oz-machine-outliner\", \"oz-merge-functions\"]\n"),
+  EXPECT_NE(Out.find("(<builtin>/candidates.toml) candidates = [\"oz-late-outliner-no-jump-"
+                     "tables\", \"oz-late-no-jump-tables\", \"oz-machine-outliner\", "
+                     "\"oz-no-jump-tables\", \"oz-merge-functions\"]\n"),
+            std::string::npos)
+      << Out;
+  // Every field a candidate may have is shown, late candidates and skipped targets included.
+  EXPECT_NE(Out.find("candidate.oz-machine-outliner = { description = \"outline repeated "
+                     "machine-code sequences into shared functions\", pipeline = [], llvm_args = "
+                     "[\"-enable-machine-outliner=always\"], after_clang_pipeline = true, "
+                     "skip_targets = [\"aarch64\"] }"),
             std::string::npos)
       << Out;
   EXPECT_NE(Out.find("(<builtin>/candidates.toml) candidate.oz-merge-functions = {"),

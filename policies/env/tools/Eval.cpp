@@ -4,7 +4,7 @@
 //
 //   smartcc-eval --corpus DIR --out DIR [--method oz] [--method candidate:NAME]
 //                [--method random:TRIALSxLENGTH] [--method greedy:STEPS] [--method os|o0]
-//                [--method agent[:MODEL]@EFFORT[,budget=N][,inliner[=MODEL]]]
+//                [--method agent[:MODEL]@EFFORT[,budget=N[,time=PERCENT]][,inliner[=MODEL]]]
 //                [--method policy:MODEL]
 //                [--method gcc-os]
 //                [--method coreset:FILE[:K]] [--method perfunc:OPTIONS]
@@ -26,6 +26,7 @@
 #include "policies/env/Search.h"
 #include "runtime/AgentCandidates.h"
 #include "runtime/BuildInfo.h"
+#include "runtime/CandidateBudget.h"
 #include "runtime/CandidateRunner.h"
 #include "runtime/CompileLevel.h"
 #include "runtime/Config.h"
@@ -314,6 +315,7 @@ struct AgentMethod {
   StringRef ModelPath; // empty: the built-in model for the module's target
   unsigned Effort = 1;
   uint64_t Budget = 0; // 0: no candidate budget
+  unsigned TimePercent = 0; // with Budget: the compiler's candidate_time
   bool Inliner = false;
   StringRef InlinerModel; // empty: the built-in inliner model for the module's target
 };
@@ -326,7 +328,7 @@ Expected<AgentMethod> parseAgentMethod(StringRef Arg) {
   Settings.split(Items, ',');
   auto Bad = [] {
     return createStringError(inconvertibleErrorCode(),
-                             "agent: expected @EFFORT[,budget=N][,inliner[=MODEL]] with EFFORT "
+                             "agent: expected @EFFORT[,budget=N][,time=PERCENT][,inliner[=MODEL]] with EFFORT "
                              "0, 1 or 2 and N > 0");
   };
   if (Items[0].getAsInteger(10, A.Effort) || A.Effort > 2)
@@ -334,6 +336,9 @@ Expected<AgentMethod> parseAgentMethod(StringRef Arg) {
   for (StringRef Item : ArrayRef(Items).drop_front()) {
     if (Item.consume_front("budget=")) {
       if (Item.getAsInteger(10, A.Budget) || A.Budget == 0)
+        return Bad();
+    } else if (Item.consume_front("time=")) {
+      if (Item.getAsInteger(10, A.TimePercent))
         return Bad();
     } else if (Item == "inliner") {
       A.Inliner = true;
@@ -346,7 +351,8 @@ Expected<AgentMethod> parseAgentMethod(StringRef Arg) {
   return A;
 }
 
-Expected<EvalRow> evalAgent(const CorpusModule &C, StringRef Arg, const EvalRow &Base) {
+Expected<EvalRow> evalAgent(const CorpusModule &C, const Config &Cfg, StringRef Arg,
+                            const EvalRow &Base) {
   EvalRow R = Base;
   Expected<AgentMethod> A = parseAgentMethod(Arg);
   if (!A)
@@ -372,12 +378,31 @@ Expected<EvalRow> evalAgent(const CorpusModule &C, StringRef Arg, const EvalRow 
   erase_if(Chosen, [](const SequenceProposal &P) {
     return P.Actions.size() == 1 && P.Actions[0] == WholeClangPipelineAction;
   });
-  // The candidates in the compiler's order: the proposals the budget leaves, then the ML
-  // inliner's.
-  if (Budget)
-    Chosen.resize(size_t(std::min<uint64_t>(
-        Chosen.size(), candidatesWithinBudget(Budget, countIRInstructions(*L->M)))));
-  const size_t Allowed = Chosen.size() + (Inliner ? 1 : 0);
+  // The compiler's candidates (runtime/TUOptimizer.cpp): the proposals, then the library's
+  // default candidates in the places the budget leaves them, within the budget, at most as
+  // many as the effort proposes; then the ML inliner's, outside the budget.
+  struct Pick {
+    const SequenceProposal *Proposal = nullptr;
+    const CandidateSpec *Library = nullptr;
+    double Cost = 1;
+  };
+  std::vector<Pick> Picks;
+  for (const SequenceProposal &P : Chosen)
+    Picks.push_back({&P, nullptr, candidateCost(P.Actions.front() == WholeClangPipelineAction)});
+  std::vector<CandidateSpec> Library;
+  if (Budget) {
+    for (CandidateSpec &S : Cfg.enabledCandidates())
+      if (none_of(S.SkipTargets, [&](const std::string &P) { return StringRef(C.Target).starts_with(P); }))
+        Library.push_back(std::move(S));
+    for (const CandidateSpec &S : Library)
+      Picks.push_back({nullptr, &S, candidateCost(S.AfterClangPipeline)});
+    keepWithinAllowance(Picks,
+                        budgetAllowance(Budget, A->TimePercent, countIRInstructions(*L->M)),
+                        [](const Pick &P) { return P.Cost; });
+    if (Picks.size() > std::max<size_t>(1, Chosen.size()))
+      Picks.resize(std::max<size_t>(1, Chosen.size()));
+  }
+  const size_t Allowed = Picks.size() + (Inliner ? 1 : 0);
   if (Allowed == 0) { // clang's own output ships: nothing more was compiled
     R.IR = Base.ClangIR;
     R.Bytes = Base.ClangBytes;
@@ -399,7 +424,7 @@ Expected<EvalRow> evalAgent(const CorpusModule &C, StringRef Arg, const EvalRow 
     return Error::success();
   };
   for (size_t I = 0; I < Allowed; ++I) {
-    if (I == Chosen.size()) { // the ML inliner's candidate
+    if (I == Picks.size()) { // the ML inliner's candidate
       CandidateSpec Oz;
       Oz.Name = MLInlinerCandidate;
       Oz.Inliner = Inliner;
@@ -407,7 +432,14 @@ Expected<EvalRow> evalAgent(const CorpusModule &C, StringRef Arg, const EvalRow 
         return std::move(E);
       continue;
     }
-    const SequenceProposal &P = Chosen[I];
+    if (Picks[I].Library) {
+      CandidateSpec S = *Picks[I].Library;
+      S.Inliner = Inliner;
+      if (Error E = Keep(evalCandidate(C, S, Base)))
+        return std::move(E);
+      continue;
+    }
+    const SequenceProposal &P = *Picks[I].Proposal;
     if (Inliner && P.Actions.front() != WholeClangPipelineAction) {
       // Starts from the frontend's module: its inliner passes ask the policy.
       CandidateSpec S;
@@ -649,7 +681,7 @@ Expected<MethodSpec> parseMethod(StringRef M) {
   if (M.starts_with("agent")) { // agent@E or agent:MODEL@E
     StringRef Arg = M.drop_front(5);
     if ((!Arg.consume_front(":") && !Arg.starts_with("@")) || !Arg.contains('@'))
-      return Bad("agent[:MODEL]@EFFORT[,budget=N][,inliner[=MODEL]]");
+      return Bad("agent[:MODEL]@EFFORT[,budget=N[,time=PERCENT]][,inliner[=MODEL]]");
     if (Expected<AgentMethod> A = parseAgentMethod(Arg); !A)
       return A.takeError();
     return MethodSpec{"agent", Arg};
@@ -693,7 +725,7 @@ Expected<EvalRow> evalMethod(const CorpusModule &C, const Config &Cfg, const Met
   if (M.Kind == "os" || M.Kind == "o0")
     return evalLevel(C, M.Kind == "os" ? "Os" : "O0", Base);
   if (M.Kind == "agent")
-    return evalAgent(C, M.Arg, Base);
+    return evalAgent(C, Cfg, M.Arg, Base);
   if (M.Kind == "inliner")
     return evalInliner(C, M.Arg, Base);
   if (M.Kind == "regalloc")
