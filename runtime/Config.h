@@ -44,8 +44,8 @@ struct Config {
   // 3.37x to 1.70x clang's build CPU time for 1.0337 -> 1.0265 geomean, libdeflate from 3.02x
   // to 1.58x for 1.0201 -> 1.0158.
   unsigned CandidateBudget = 3000;
-  // Candidate work of every TU, in percent of clang's own compile of it (runtime/CandidateBudget.h):
-  // 50 affords one candidate that continues from clang's optimized module.
+  // Candidate work of every TU, in percent of clang's own compile of it
+  // (runtime/CandidateBudget.h): 50 affords one candidate continuing from clang's module.
   unsigned CandidateTime = 50;
   double MaxGrowth = 8.0;              // discard a candidate whose IR grows past this factor
   std::string LogPath;                 // JSON lines, one per optimized TU; empty = off

@@ -28,6 +28,24 @@ PACKAGES=(
 )
 
 export DEBIAN_FRONTEND=noninteractive
+
+# Source packages: the real-project tests and tools (tests/e2e/debian-package.sh,
+# scripts/link-bench.py, scripts/harvest-corpus.py) fetch them with `apt-get source`, which
+# needs a deb-src entry. apt refuses two entries for one archive whose Signed-By differ, so
+# the key the existing deb entry names is reused (Debian's images use deb822 with Signed-By).
+lists=(/etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources)
+if ! grep -qsE '^[[:space:]]*(deb-src[[:space:]]|Types:.*[[:space:]]deb-src)' "${lists[@]}"; then
+  key=$(cat "${lists[@]}" 2>/dev/null | awk 'BEGIN { RS = "" }
+    /deb\.debian\.org\/debian/ && match($0, /[Ss]igned-[Bb]y[:=][ \t]*[^] \t\n]+/) {
+      s = substr($0, RSTART, RLENGTH); sub(/^[^:=]*[:=][ \t]*/, "", s); print s; exit }' || true)
+  opt=""
+  [ -n "$key" ] && opt="[signed-by=$key] "
+  echo "install-deps: adding /etc/apt/sources.list.d/smartcc-src.list (deb-src, bookworm main)"
+  echo "deb-src ${opt}http://deb.debian.org/debian bookworm main" |
+    $SUDO tee /etc/apt/sources.list.d/smartcc-src.list >/dev/null
+  $SUDO apt-get update -qq
+fi
+
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

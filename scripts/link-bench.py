@@ -961,7 +961,13 @@ def main():
         rows = [r for b in results["configs"].values() for r in b["rows"]]
         bad = [r for r in rows if r["status"] != "ok" or r["tests"] == "FAIL"
                or not r["linked"]["clang"]["image"]]
-        if bad or not rows or measurer.disagreements:
+        # What smartcc promises, on what users ship: the linked image is never larger.
+        larger = [r for r in rows if not bad and
+                  r["linked"]["smartcc"]["image"] > r["linked"]["clang"]["image"]]
+        for r in larger:
+            log(f"self-test: {r['project']} linked image larger with smartcc: "
+                f"{r['linked']['clang']['image']} -> {r['linked']['smartcc']['image']}")
+        if bad or larger or not rows or measurer.disagreements:
             sys.exit("link-bench self-test: FAILED")
         log(f"self-test: {len(rows)} passed, 0 failed")
 

@@ -62,29 +62,39 @@ using namespace smartcc;
 // --corpus and --out are required, but checked after parsing rather than by cl::Required: a
 // candidate that plays option actions re-parses LLVM's options in its process (as the
 // compiler's candidate process does), and a cl::Required option of this tool would fail that.
-static cl::opt<std::string> CorpusDir("corpus", cl::desc("harvested corpus (required)"));
+static cl::OptionCategory EvalOptions("smartcc-eval options");
+static cl::opt<std::string>
+    CorpusDir("corpus",
+              cl::desc("a harvested corpus (index.jsonl) or a folder of .bc files (required)"),
+              cl::cat(EvalOptions));
 static cl::opt<std::string> Level("level",
                                   cl::desc("modules harvested at this level: Oz (default), or O0 "
                                            "for the CompilerGym-style setting"),
-                                  cl::init("Oz"));
-static cl::opt<std::string> OutDir("out", cl::desc("output directory (required)"));
-static cl::list<std::string> Methods("method", cl::desc("method to evaluate (repeatable)"));
+                                  cl::init("Oz"), cl::cat(EvalOptions));
+static cl::opt<std::string> OutDir("out", cl::desc("output directory (required)"),
+                                   cl::cat(EvalOptions));
+static cl::list<std::string> Methods("method", cl::desc("method to evaluate (repeatable)"),
+                                     cl::cat(EvalOptions));
 static cl::opt<std::string> SpaceName("space", cl::desc("action space for searches"),
-                                      cl::init("macro+options"));
+                                      cl::init("macro+options"), cl::cat(EvalOptions));
 static cl::opt<std::string> ObjectiveName("objective", cl::desc("search objective: bytes or ir"),
-                                          cl::init("bytes"));
-static cl::opt<std::string> HashesFile("hashes", cl::desc("evaluate only these module hashes"));
+                                          cl::init("bytes"), cl::cat(EvalOptions));
+static cl::opt<std::string> HashesFile("hashes", cl::desc("evaluate only these module hashes"),
+                                       cl::cat(EvalOptions));
 static cl::opt<std::string> TargetFilter("target",
-                                         cl::desc("only modules whose triple starts with this"));
+                                         cl::desc("only modules whose triple starts with this"),
+                                         cl::cat(EvalOptions));
 static cl::opt<unsigned> MaxModules("max-modules", cl::desc("at most this many modules"),
-                                    cl::init(0));
-static cl::opt<unsigned> Jobs("jobs", cl::desc("modules evaluated at once"), cl::init(2));
-static cl::opt<unsigned> Seed("seed", cl::desc("random seed"), cl::init(1));
+                                    cl::init(0), cl::cat(EvalOptions));
+static cl::opt<unsigned> Jobs("jobs", cl::desc("modules evaluated at once"), cl::init(2),
+                              cl::cat(EvalOptions));
+static cl::opt<unsigned> Seed("seed", cl::desc("random seed"), cl::init(1),
+                              cl::cat(EvalOptions));
 static cl::opt<std::string> RegAllocLevel("regalloc-level",
                                           cl::desc("-O level of the regalloc method's compiles"),
-                                          cl::init("O2"));
-static cl::opt<std::string> Title("title", cl::desc("report title"),
-                                  cl::init("smartcc-eval"));
+                                          cl::init("O2"), cl::cat(EvalOptions));
+static cl::opt<std::string> Title("title", cl::desc("report title"), cl::init("smartcc-eval"),
+                                  cl::cat(EvalOptions));
 
 namespace {
 
@@ -328,7 +338,8 @@ Expected<AgentMethod> parseAgentMethod(StringRef Arg) {
   Settings.split(Items, ',');
   auto Bad = [] {
     return createStringError(inconvertibleErrorCode(),
-                             "agent: expected @EFFORT[,budget=N][,time=PERCENT][,inliner[=MODEL]] with EFFORT "
+                             "agent: expected @EFFORT[,budget=N][,time=PERCENT][,inliner[=MODEL]] "
+                             "with EFFORT "
                              "0, 1 or 2 and N > 0");
   };
   if (Items[0].getAsInteger(10, A.Effort) || A.Effort > 2)
@@ -392,7 +403,8 @@ Expected<EvalRow> evalAgent(const CorpusModule &C, const Config &Cfg, StringRef 
   std::vector<CandidateSpec> Library;
   if (Budget) {
     for (CandidateSpec &S : Cfg.enabledCandidates())
-      if (none_of(S.SkipTargets, [&](const std::string &P) { return StringRef(C.Target).starts_with(P); }))
+      if (none_of(S.SkipTargets,
+                  [&](const std::string &P) { return StringRef(C.Target).starts_with(P); }))
         Library.push_back(std::move(S));
     for (const CandidateSpec &S : Library)
       Picks.push_back({nullptr, &S, candidateCost(S.AfterClangPipeline)});
@@ -850,7 +862,17 @@ int evalModule(const CorpusModule &C, const Config &Cfg, const std::string &Path
 
 int main(int Argc, const char **Argv) {
   InitLLVM X(Argc, Argv);
-  cl::ParseCommandLineOptions(Argc, Argv, "smartcc evaluation harness\n");
+  // --help shows this tool's options, not LLVM's hundreds (they still parse: a candidate's
+  // option actions set them).
+  cl::HideUnrelatedOptions(EvalOptions);
+  cl::ParseCommandLineOptions(
+      Argc, Argv,
+      "smartcc-eval: methods against clang-22 -Oz on harvested modules or a folder of .bc "
+      "files\n\n"
+      "  Methods: oz, os, o0, gcc-os, candidate:NAME, coreset:FILE[:K], random:TRIALSxLENGTH,\n"
+      "  greedy:STEPS, agent[:MODEL]@EFFORT[,budget=N[,time=PERCENT]][,inliner[=MODEL]],\n"
+      "  policy:MODEL, perfunc:OPTIONS, inliner[:MODEL], regalloc[:MODEL][,growth=PERCENT].\n"
+      "  Rows go to OUT/rows/ (resumable), reports to OUT/report.md and OUT/report.html.\n");
   for (const auto &[Name, Value] : {std::pair{"--corpus", &CorpusDir}, {"--out", &OutDir}})
     if (Value->empty()) {
       errs() << "smartcc-eval: error: " << Name << " is required\n";

@@ -163,7 +163,8 @@ void writeMarkdown(const std::vector<EvalRow> &Rows, const std::string &Title, r
   if (!Provenance.empty())
     OS << Provenance << "\n\n";
   OS << "Ratios are clang-22 -Oz / method (above 1.000 = smaller than clang -Oz), geometric "
-        "means over modules, [min, max] in brackets. Bytes are allocated ELF sections; "
+        "means over modules, [min, max] in brackets. Bytes are image bytes (file-backed allocated "
+        "sections: .bss is RAM, not image); "
         "\"never worse\" keeps -Oz's object where the method's is larger, as smartcc does.\n\n"
      << "| method | modules | bytes geomean [min, max] | bytes, never worse | IR geomean "
         "[min, max] | smaller / larger than -Oz | time / -Oz | failed |\n"
@@ -229,6 +230,52 @@ void writeMarkdown(const std::vector<EvalRow> &Rows, const std::string &Title, r
                  S.geoBytes(), S.geoIR());
 }
 
+namespace {
+
+std::string escapeHTML(StringRef Text) {
+  std::string Out;
+  for (char C : Text)
+    Out += C == '<' ? "&lt;" : C == '>' ? "&gt;" : C == '&' ? "&amp;" : std::string(1, C);
+  return Out;
+}
+
+// The Markdown report as HTML: headings, paragraphs and real tables (a table is a run of lines
+// starting with '|', its second line the separator).
+void markdownToHTML(StringRef MD, raw_ostream &OS) {
+  SmallVector<StringRef, 0> Lines;
+  MD.split(Lines, '\n');
+  auto Cells = [](StringRef Line) {
+    SmallVector<StringRef, 8> Out;
+    Line.trim().drop_front().drop_back().split(Out, '|');
+    return Out;
+  };
+  for (size_t I = 0; I < Lines.size(); ++I) {
+    StringRef L = Lines[I];
+    if (L.starts_with("|")) {
+      OS << "<table><thead><tr>";
+      for (StringRef C : Cells(L))
+        OS << "<th>" << escapeHTML(C.trim()) << "</th>";
+      OS << "</tr></thead><tbody>";
+      for (I += 2; I < Lines.size() && Lines[I].starts_with("|"); ++I) {
+        OS << "<tr>";
+        for (StringRef C : Cells(Lines[I]))
+          OS << "<td>" << escapeHTML(C.trim()) << "</td>";
+        OS << "</tr>";
+      }
+      OS << "</tbody></table>\n";
+      --I;
+    } else if (L.consume_front("## ")) {
+      OS << "<h2>" << escapeHTML(L) << "</h2>\n";
+    } else if (L.consume_front("# ")) {
+      continue; // the title is the page's <h1>
+    } else if (!L.trim().empty()) {
+      OS << "<p>" << escapeHTML(L) << "</p>\n";
+    }
+  }
+}
+
+} // namespace
+
 void writeHTML(const std::vector<EvalRow> &Rows, const std::string &Title, raw_ostream &OS,
                const std::string &Provenance) {
   std::map<std::string, Summary> ByMethod;
@@ -242,16 +289,21 @@ void writeHTML(const std::vector<EvalRow> &Rows, const std::string &Title, raw_o
       Lo = std::min(Lo, S.MinB), Hi = std::max(Hi, S.MaxB);
   Lo = std::min(Lo, 0.95), Hi = std::max(Hi, 1.05);
   auto X = [&](double V) { return Left + (V - Lo) / (Hi - Lo) * Plot; };
-  int H = RowH * int(ByMethod.size()) + 50;
-  OS << "<!doctype html><html><head><meta charset=\"utf-8\"><title>" << Title
-     << "</title></head><body style=\"font-family:sans-serif\"><h1>" << Title << "</h1>"
-     << "<p>Object bytes, clang-22 -Oz / method (right of the line = smaller than -Oz).</p>"
+  int H = RowH * int(ByMethod.size()) + 70;
+  OS << "<!doctype html><html><head><meta charset=\"utf-8\"><title>" << escapeHTML(Title)
+     << "</title><style>body{font-family:sans-serif} table{border-collapse:collapse;"
+        "margin:0.5em 0} th,td{border:1px solid #bbb;padding:2px 6px;text-align:right} "
+        "th:first-child,td:first-child{text-align:left}</style></head><body><h1>"
+     << escapeHTML(Title) << "</h1>"
+     << "<p>Image bytes, clang-22 -Oz / method: the bar is the geomean over modules, the line "
+        "its range; right of 1.00 = smaller than -Oz.</p>"
      << "<svg width=\"" << W << "\" height=\"" << H << "\" xmlns=\"http://www.w3.org/2000/svg\">";
   OS << format("<line x1=\"%.1f\" y1=\"10\" x2=\"%.1f\" y2=\"%d\" stroke=\"#888\"/>", X(1.0),
-               X(1.0), H - 30);
+               X(1.0), H - 45);
   int Y = 20;
   for (const auto &[M, S] : ByMethod) {
-    OS << format("<text x=\"5\" y=\"%d\" font-size=\"13\">%s</text>", Y + 14, M.c_str());
+    OS << format("<text x=\"5\" y=\"%d\" font-size=\"13\">%s</text>", Y + 14,
+                 escapeHTML(M).c_str());
     if (S.N) {
       double G = S.geoBytes();
       OS << format("<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"18\" fill=\"%s\"/>",
@@ -264,16 +316,19 @@ void writeHTML(const std::vector<EvalRow> &Rows, const std::string &Title, raw_o
     }
     Y += RowH;
   }
-  OS << format("<text x=\"%.1f\" y=\"%d\" font-size=\"11\">%.2f</text>", X(Lo), H - 10, Lo)
-     << format("<text x=\"%.1f\" y=\"%d\" font-size=\"11\">1.00</text>", X(1.0) - 10, H - 10)
-     << format("<text x=\"%.1f\" y=\"%d\" font-size=\"11\">%.2f</text>", X(Hi) - 20, H - 10, Hi)
-     << "</svg><pre>";
+  OS << format("<text x=\"%.1f\" y=\"%d\" font-size=\"11\">%.2f</text>", X(Lo), H - 28, Lo)
+     << format("<text x=\"%.1f\" y=\"%d\" font-size=\"11\">1.00</text>", X(1.0) - 10, H - 28)
+     << format("<text x=\"%.1f\" y=\"%d\" font-size=\"11\">%.2f</text>", X(Hi) - 20, H - 28, Hi)
+     << format("<text x=\"%.1f\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\">image "
+               "bytes, clang-22 -Oz / method (geomean over modules; &gt; 1 = smaller)</text>",
+               X((Lo + Hi) / 2), H - 8)
+     << "<text x=\"5\" y=\"12\" font-size=\"12\" font-weight=\"bold\">method</text>"
+     << "</svg>\n";
   std::string MD;
   raw_string_ostream MOS(MD);
   writeMarkdown(Rows, Title, MOS, Provenance);
-  for (char C : MD)
-    OS << (C == '<' ? std::string("&lt;") : C == '&' ? std::string("&amp;") : std::string(1, C));
-  OS << "</pre></body></html>\n";
+  markdownToHTML(MD, OS);
+  OS << "</body></html>\n";
 }
 
 } // namespace smartcc
