@@ -95,17 +95,6 @@ const char *passthroughReason(const CompilerInvocation &Inv) {
 
 } // namespace
 
-bool isBuildProbe(llvm::StringRef Source, llvm::StringRef Directory) {
-  llvm::StringRef Name = llvm::sys::path::filename(Source);
-  // A real CMake build compiles from the build tree (or one of its folders) into
-  // CMakeFiles/TARGET.dir/: only probes run *inside* CMakeFiles.
-  return Name.starts_with("conftest.") || Name.starts_with("CMakeCCompilerId") ||
-         Name.starts_with("CMakeCXXCompilerId") || Directory.contains("/CMakeFiles/") ||
-         Source.contains("/CMakeFiles/CMakeScratch/") || Source.contains("/CMakeFiles/CMakeTmp/") ||
-         Directory.contains("/meson-private/") || Directory.ends_with("/meson-private") ||
-         Source.contains("/meson-private/") || Source.starts_with("meson-private/");
-}
-
 Eligibility classifyCompile(const CompilerInvocation &Inv, const Config &Cfg) {
   Eligibility E;
   if (const char *Reason = passthroughReason(Inv); *Reason) {
@@ -116,7 +105,7 @@ Eligibility classifyCompile(const CompilerInvocation &Inv, const Config &Cfg) {
   if (Directory.empty())
     (void)llvm::sys::fs::current_path(Directory);
   const FrontendInputFile &Input = Inv.getFrontendOpts().Inputs[0];
-  if (isBuildProbe(Input.isFile() ? Input.getFile() : "", Directory)) {
+  if (isBuildProbe(Input.isFile() ? Input.getFile() : "", Directory.str())) {
     E.Reason = "build_probe";
     return E;
   }

@@ -5,7 +5,7 @@
 // side output written during codegen. Anything else is clang's, untouched.
 #pragma once
 #include "runtime/Config.h"
-#include "llvm/ADT/StringRef.h"
+#include "runtime/BuildProbe.h"
 #include <string>
 
 namespace clang {
@@ -25,10 +25,5 @@ struct Eligibility {
 
 Eligibility classifyCompile(const clang::CompilerInvocation &Inv, const Config &Cfg);
 
-// A build system's probe: autoconf's conftest, CMake's compiler identification and
-// try_compile projects, Meson's compiler checks. Nobody ships it, so it runs no candidate
-// (stats: passthrough.build_probe) and is never harvested. Source as given on the command
-// line, Directory the compile's working directory.
-bool isBuildProbe(llvm::StringRef Source, llvm::StringRef Directory);
 
 } // namespace smartcc

@@ -4,12 +4,16 @@
 //
 // The rule is deliberately conservative: anything that *might* need the core goes there;
 // the core then decides exactly (with clang's own argument parser).
+#include "runtime/BuildProbe.h"
 #include "driver/ProgramName.h"
 #include <cerrno>
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fcntl.h>
+#include <strings.h>
+#include <sys/stat.h>
 #include <string>
 #include <unistd.h>
 #include <vector>
@@ -77,6 +81,44 @@ bool environmentNeedsCore() {
   return std::getenv("CCC_OVERRIDE_OPTIONS") != nullptr;
 }
 
+// A build-system probe (driver/BuildProbe.h): one of the command's inputs is a probe source,
+// or the command runs where only probes run.
+bool isProbeCommand(int Argc, char **Argv) {
+  char Cwd[PATH_MAX];
+  std::string_view Dir = getcwd(Cwd, sizeof(Cwd)) ? Cwd : "";
+  for (int I = 1; I < Argc; ++I)
+    if (Argv[I][0] != '-' && smartcc::isBuildProbe(Argv[I], Dir))
+      return true;
+  return false;
+}
+
+// Counts a probe passed straight to clang: one byte appended to the stats directory's probe
+// file, which the counters read as passthrough.build_probe. The launcher reads no TOML, so it
+// follows SMARTCC_STATS_DIR / SMARTCC_STATS and the default directory; best effort, silent.
+void countProbe() {
+  const char *Enabled = std::getenv("SMARTCC_STATS");
+  if (Enabled && (!std::strcmp(Enabled, "0") || !strcasecmp(Enabled, "false") ||
+                  !strcasecmp(Enabled, "no") || !strcasecmp(Enabled, "off")))
+    return;
+  std::string Dir;
+  if (const char *D = std::getenv("SMARTCC_STATS_DIR"); D && *D)
+    Dir = D;
+  else if (const char *C = std::getenv("XDG_CACHE_HOME"); C && *C)
+    Dir = std::string(C) + "/smartcc";
+  else if (const char *H = std::getenv("HOME"); H && *H)
+    Dir = std::string(H) + "/.cache/smartcc";
+  else
+    return;
+  std::string Path = Dir + "/" + smartcc::BuildProbeCountFile;
+  int Fd = open(Path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+  if (Fd < 0 && errno == ENOENT && mkdir(Dir.c_str(), 0755) == 0)
+    Fd = open(Path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+  if (Fd < 0)
+    return;
+  (void)!write(Fd, "p", 1);
+  close(Fd);
+}
+
 bool isSmartccProgram(const char *A) {
   std::string Base = baseName(A);
   return Base == "smartcc" || Base == "smartc++" || Base == "smartcc-core";
@@ -105,6 +147,12 @@ int main(int Argc, char **Argv) {
     execCore(Argc, Argv);
   if (const char *Disable = std::getenv("SMARTCC_DISABLE"); Disable && !std::strcmp(Disable, "1"))
     execClang(Argc, Argv);
+  // A probe is clang's whatever the configuration says (the core would pass it through after
+  // loading LLVM): configure runs hundreds of them.
+  if (SizeLevel && isProbeCommand(Argc, Argv)) {
+    countProbe();
+    execClang(Argc, Argv);
+  }
   if (SizeLevel || environmentNeedsCore())
     execCore(Argc, Argv);
   execClang(Argc, Argv);

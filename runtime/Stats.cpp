@@ -6,6 +6,7 @@
 // writes <Dir>/stats.tmp and rename()s it over <Dir>/stats. Readers never lock: rename() is
 // atomic, so they always see either the old or the new complete file.
 #include "runtime/Stats.h"
+#include "runtime/BuildProbe.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringRef.h"
@@ -159,7 +160,19 @@ llvm::Error updateLocked(const std::string &Dir, const std::string &Path, Fn Upd
 
 std::string StatsStore::filePath() const { return Dir + "/stats"; }
 
-llvm::Expected<Counters> StatsStore::read() const { return readFile(filePath()); }
+// Probes the launcher passed to clang (driver/BuildProbe.h) are one byte each in this file.
+static std::string probeFilePath(const std::string &Dir) {
+  return Dir + "/" + BuildProbeCountFile;
+}
+
+llvm::Expected<Counters> StatsStore::read() const {
+  llvm::Expected<Counters> C = readFile(filePath());
+  uint64_t Probes = 0;
+  if (C && !llvm::sys::fs::file_size(probeFilePath(Dir), Probes) && Probes)
+    (*C)["passthrough.build_probe"] =
+        saturatingAdd((*C)["passthrough.build_probe"], int64_t(Probes));
+  return C;
+}
 
 llvm::Error StatsStore::add(const Counters &Delta) {
   // Reject bad names before touching anything: they would corrupt the line format.
@@ -174,6 +187,8 @@ llvm::Error StatsStore::add(const Counters &Delta) {
 }
 
 llvm::Error StatsStore::zero() {
+  // The launcher's probe file goes first: a probe counted meanwhile is lost, never doubled.
+  (void)::truncate(probeFilePath(Dir).c_str(), 0);
   return updateLocked(Dir, filePath(), [](Counters &C) {
     C.clear();
     C[ZeroedAtKey] = static_cast<int64_t>(std::time(nullptr));

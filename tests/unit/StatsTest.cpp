@@ -1,5 +1,6 @@
 // Tests for runtime/Stats: file format, locking under concurrent processes, and both printers.
 #include "runtime/Stats.h"
+#include "runtime/BuildProbe.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
@@ -81,6 +82,22 @@ TEST_F(StatsTest, AddThenReadRoundTripsAndWritesSortedLines) {
   // The scratch file was renamed away, not left behind.
   EXPECT_FALSE(llvm::sys::fs::exists(storeDir() + "/stats.tmp"));
   EXPECT_TRUE(llvm::sys::fs::exists(storeDir() + "/stats.lock"));
+}
+
+// Probes the launcher passed to clang are one byte each in the probe file; they count as
+// passthrough.build_probe beside the ones the core passed through, and zeroing clears both.
+TEST_F(StatsTest, LauncherProbesCountAsBuildProbes) {
+  StatsStore S(storeDir());
+  ASSERT_FALSE(bool(S.add({{"passthrough.build_probe", 2}})));
+  {
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(storeDir() + "/" + BuildProbeCountFile, EC);
+    ASSERT_FALSE(EC);
+    OS << "ppp";
+  }
+  EXPECT_EQ(readOk(S).at("passthrough.build_probe"), 5);
+  ASSERT_FALSE(bool(S.zero()));
+  EXPECT_EQ(readOk(S).count("passthrough.build_probe"), 0u);
 }
 
 TEST_F(StatsTest, AddAccumulates) {
