@@ -9,4 +9,31 @@ double budgetAllowance(uint64_t IRBudget, unsigned TimePercent, uint64_t IRInstr
   return std::max(Small, double(TimePercent) / 100.0);
 }
 
+std::vector<CandidateSlot> candidateOrder(const std::vector<bool> &LibraryLate,
+                                          size_t Proposals, bool BudgetLimited, bool LargeTU) {
+  std::vector<CandidateSlot> Out;
+  auto AddProposals = [&](size_t Begin, size_t End) {
+    for (size_t I = Begin; I < std::min(End, Proposals); ++I)
+      Out.push_back({false, I});
+  };
+  auto AddLibrary = [&](int Which) { // 0: all, 1: late ones, 2: the others
+    for (size_t I = 0; I < LibraryLate.size(); ++I)
+      if (Which == 0 || LibraryLate[I] == (Which == 1))
+        Out.push_back({true, I});
+  };
+  if (!BudgetLimited) {
+    AddProposals(0, Proposals);
+    AddLibrary(0);
+  } else if (LargeTU) {
+    AddLibrary(0);
+    AddProposals(0, Proposals);
+  } else {
+    AddProposals(0, 1);
+    AddLibrary(1);
+    AddProposals(1, Proposals);
+    AddLibrary(2);
+  }
+  return Out;
+}
+
 } // namespace smartcc

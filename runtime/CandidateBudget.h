@@ -29,6 +29,19 @@ inline double candidateCost(bool AfterClangPipeline) { return AfterClangPipeline
 // Compiles one TU of IRInstructions may spend on candidates.
 double budgetAllowance(uint64_t IRBudget, unsigned TimePercent, uint64_t IRInstructions);
 
+// The order the agent's proposals and the library's candidates are considered in, as
+// (from the library?, index) pairs. Budget-limited (the allowance cannot pay for every
+// proposal), the order follows what each finds per compile on training modules
+// (docs/design.md, "Large translation units"): on a large TU (the IR budget affords no
+// compile) the library leads; on a smaller one the agent's first proposal, then the library's
+// late candidates, the other proposals and the rest of the library. Otherwise proposals first.
+struct CandidateSlot {
+  bool FromLibrary;
+  size_t Index;
+};
+std::vector<CandidateSlot> candidateOrder(const std::vector<bool> &LibraryLate,
+                                          size_t Proposals, bool BudgetLimited, bool LargeTU);
+
 // Keeps, in order, each item whose cost fits in what the items kept before it left (a cheaper
 // later item may fit where an earlier one did not); returns how many were dropped.
 template <typename T, typename CostFn>

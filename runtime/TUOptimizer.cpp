@@ -18,7 +18,6 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
-#include <array>
 #include <cmath>
 #include <limits>
 #include <fcntl.h>
@@ -158,9 +157,8 @@ std::vector<CandidateSpec> TUOptimizer::sizeCandidates(Module &M, StringRef Trip
   } else {
     // The agent's proposals and the library's candidates (all of them without an agent, at
     // effort 2, or when the user configured the list; with the agent at effort 0 or 1 they
-    // only take the places of proposals the budget does not afford). Where the budget cannot
-    // pay for every proposal, the library's go first: its late candidates cost half a compile
-    // and, on large TUs, find more per compile than a proposal (docs/design.md).
+    // only take the places of proposals the budget does not afford), in candidateOrder's
+    // order.
     Agent = agentCandidates(M, Cfg, Triple);
     const bool AgentDecides = Agent.Active && Cfg.Effort < 2 && Cfg.candidatesAreDefault();
     double ProposalCost = 0;
@@ -169,10 +167,14 @@ std::vector<CandidateSpec> TUOptimizer::sizeCandidates(Module &M, StringRef Trip
     std::vector<CandidateSpec> Library;
     if (!AgentDecides || Budgeted)
       Library = Cfg.enabledCandidates();
-    const bool LibraryFirst = AgentDecides && Budgeted && Allowance < ProposalCost;
-    for (std::vector<CandidateSpec> *Part : LibraryFirst ? std::array{&Library, &Agent.Specs}
-                                                          : std::array{&Agent.Specs, &Library})
-      Specs.insert(Specs.end(), Part->begin(), Part->end());
+    std::vector<bool> LibraryLate;
+    for (const CandidateSpec &S : Library)
+      LibraryLate.push_back(S.AfterClangPipeline);
+    for (CandidateSlot Slot :
+         candidateOrder(LibraryLate, Agent.Specs.size(),
+                        AgentDecides && Budgeted && Allowance < ProposalCost,
+                        IR > Cfg.CandidateBudget))
+      Specs.push_back(Slot.FromLibrary ? Library[Slot.Index] : Agent.Specs[Slot.Index]);
     // Candidates known to be identical to clang's output on this target cost a compile for
     // nothing (measured with smartcc-eval; see policies/candidates.toml).
     llvm::erase_if(Specs, [&](const CandidateSpec &S) {

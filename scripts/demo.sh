@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The main job on the bundled example: installs what is needed, builds smartcc, then builds
 # examples/make-project with clang-22 -Oz and with smartcc -Oz, for x86-64 and for AArch64,
-# printing per-file object bytes, what smartcc chose, and the programs' output.
+# printing per-file object bytes, what smartcc chose, the linked programs' image bytes by
+# section class (what users ship), and the programs' output.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/build.sh > build-demo.log 2>&1 || { tail -30 build-demo.log; exit 1; }
@@ -10,6 +11,8 @@ for target in x86_64-linux-gnu aarch64-linux-gnu; do
   out=build/demo/$target
   bash scripts/compare-build.sh calc examples/make-project "$out" "$target" -- \
     sh -c 'make CC="$CC" CFLAGS=-Oz'
+  echo "-- linked program (image = code + rodata + data + unwind; bss is RAM only):"
+  build/bin/smartcc-size "$out/clang/calc" "$out/smartcc/calc"
   run=()
   [ "$target" = aarch64-linux-gnu ] && run=(qemu-aarch64 -L /usr/aarch64-linux-gnu)
   echo "-- program output (smartcc build, $target):"

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """size-table.py TITLE CLANG_DIR SMARTCC_DIR DECISIONS.jsonl CLANG.time SMARTCC.time
 
-Prints, for every object file built in both trees, the allocated bytes (SHF_ALLOC sections,
-read with llvm-readelf) of clang-22's and smartcc's build, what smartcc shipped (from its
+Prints, for every object file built in both trees, the image bytes (file-backed allocated
+sections: SHF_ALLOC and not NOBITS, read with llvm-readelf) of clang-22's and smartcc's build, what smartcc shipped (from its
 decision log), the totals, the geometric mean of the size ratio, and the build wall-time ratio.
 """
 import json, math, os, re, subprocess, sys
@@ -10,14 +10,14 @@ import json, math, os, re, subprocess, sys
 READELF = os.environ.get("LLVM_READELF", "/usr/lib/llvm-22/bin/llvm-readelf")
 
 
-def alloc_bytes(path):
+def image_bytes(path):
     out = subprocess.run([READELF, "-S", "--wide", path], check=True, capture_output=True,
                          text=True).stdout
     total = 0
     for line in out.splitlines():
         m = re.match(r"\s*\[\s*\d+\]\s+(\S+)\s+(\S+)\s+([0-9a-f]+)\s+([0-9a-f]+)\s+([0-9a-f]+)\s+"
                      r"([0-9a-f]+)\s+(\S*)", line)
-        if m and "A" in m.group(7):
+        if m and "A" in m.group(7) and m.group(2) != "NOBITS":  # .bss is RAM, not image
             total += int(m.group(5), 16)
     return total
 
@@ -42,13 +42,13 @@ def main():
     a, b = objects(clang_dir), objects(smart_dir)
     rows, ratios, tc, ts = [], [], 0, 0
     for rel in sorted(set(a) & set(b)):
-        c, s = alloc_bytes(a[rel]), alloc_bytes(b[rel])
+        c, s = image_bytes(a[rel]), image_bytes(b[rel])
         tc, ts = tc + c, ts + s
         if c and s:
             ratios.append(c / s)
         rows.append((rel, c, s, chosen.get(os.path.realpath(b[rel]), "(not optimized)")))
     width = max([len(r[0]) for r in rows] + [6])
-    print(f"== {title}: allocated bytes per object, clang-22 -Oz vs smartcc")
+    print(f"== {title}: image bytes per object, clang-22 -Oz vs smartcc")
     print(f"{'object':<{width}} {'clang':>9} {'smartcc':>9} {'change':>8}  shipped")
     for rel, c, s, who in rows:
         change = f"{(s - c) * 100.0 / c:+.2f}%" if c else "-"

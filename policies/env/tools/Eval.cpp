@@ -389,28 +389,42 @@ Expected<EvalRow> evalAgent(const CorpusModule &C, const Config &Cfg, StringRef 
   erase_if(Chosen, [](const SequenceProposal &P) {
     return P.Actions.size() == 1 && P.Actions[0] == WholeClangPipelineAction;
   });
-  // The compiler's candidates (runtime/TUOptimizer.cpp): the proposals, then the library's
-  // default candidates in the places the budget leaves them, within the budget, at most as
-  // many as the effort proposes; then the ML inliner's, outside the budget.
+  // The compiler's candidates (runtime/TUOptimizer.cpp): with a budget, the proposals and the
+  // library's default candidates in candidateOrder's order, within the budget, at most as many
+  // as the effort proposes; then the ML inliner's, outside the budget.
   struct Pick {
     const SequenceProposal *Proposal = nullptr;
     const CandidateSpec *Library = nullptr;
     double Cost = 1;
   };
   std::vector<Pick> Picks;
-  for (const SequenceProposal &P : Chosen)
-    Picks.push_back({&P, nullptr, candidateCost(P.Actions.front() == WholeClangPipelineAction)});
   std::vector<CandidateSpec> Library;
-  if (Budget) {
+  if (!Budget) {
+    for (const SequenceProposal &P : Chosen)
+      Picks.push_back({&P, nullptr, 1});
+  } else {
     for (CandidateSpec &S : Cfg.enabledCandidates())
       if (none_of(S.SkipTargets,
                   [&](const std::string &P) { return StringRef(C.Target).starts_with(P); }))
         Library.push_back(std::move(S));
+    auto ProposalCost = [](const SequenceProposal &P) {
+      return candidateCost(P.Actions.front() == WholeClangPipelineAction);
+    };
+    double Proposed = 0;
+    for (const SequenceProposal &P : Chosen)
+      Proposed += ProposalCost(P);
+    std::vector<bool> LibraryLate;
     for (const CandidateSpec &S : Library)
-      Picks.push_back({nullptr, &S, candidateCost(S.AfterClangPipeline)});
-    keepWithinAllowance(Picks,
-                        budgetAllowance(Budget, A->TimePercent, countIRInstructions(*L->M)),
-                        [](const Pick &P) { return P.Cost; });
+      LibraryLate.push_back(S.AfterClangPipeline);
+    const uint64_t IR = countIRInstructions(*L->M);
+    const double Allowance = budgetAllowance(Budget, A->TimePercent, IR);
+    for (CandidateSlot Slot :
+         candidateOrder(LibraryLate, Chosen.size(), Allowance < Proposed, IR > Budget))
+      if (Slot.FromLibrary)
+        Picks.push_back({nullptr, &Library[Slot.Index], candidateCost(LibraryLate[Slot.Index])});
+      else
+        Picks.push_back({&Chosen[Slot.Index], nullptr, ProposalCost(Chosen[Slot.Index])});
+    keepWithinAllowance(Picks, Allowance, [](const Pick &P) { return P.Cost; });
     if (Picks.size() > std::max<size_t>(1, Chosen.size()))
       Picks.resize(std::max<size_t>(1, Chosen.size()));
   }
