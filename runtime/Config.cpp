@@ -1,6 +1,7 @@
 // Loading smartcc's configuration: the settings table (runtime/Settings.def) read from the
 // built-in candidate library, TOML files, SMARTCC_* environment variables and --smartcc-* flags.
 #include "runtime/Config.h"
+#include "runtime/ProjectTrust.h"
 #include "policies/BuiltinCandidates.h"
 #include "policies/SequenceAgent.h"
 #include "policies/inliner/InlinePolicy.h"
@@ -428,7 +429,16 @@ std::optional<std::string> parseText(const Setting &S, StringRef Text, Value &V)
 // a candidate that an earlier one enables.
 struct LoadState {
   std::vector<std::string> CandidateWhere;
+  // Reading a project file that is not trusted with everything (runtime/ProjectTrust.h).
+  bool RestrictedSource = false;
 };
+
+Error restrictedKey(StringRef Where, StringRef Key, const char *Why) {
+  return makeError(Where + ": '" + Key + "' is not allowed in a project file: " + Why +
+                   " (set it in your own config, the environment or a flag; or let project "
+                   "files set it with trust_project_config = true in your own config; see "
+                   "docs/security.md)");
+}
 
 std::string where(StringRef Source, const toml::source_region &R) {
   return (Source + ":" + Twine(R.begin.line) + ":" + Twine(R.begin.column)).str();
@@ -689,6 +699,8 @@ Error applyText(Config &Cfg, StringRef Text, StringRef Source, LoadState &State)
   const bool IsBuiltin = Source == BuiltinSource;
   for (auto &[Key, N] : entriesInTextOrder(Root)) {
     if (Key == "candidate") {
+      if (State.RestrictedSource)
+        return restrictedKey(where(Source, *N), "candidate", projectRestriction("candidate", ""));
       const toml::table *Lib = N->as_table();
       if (!Lib)
         return nodeError(Source, *N, "'candidate' must be a table of [candidate.NAME] tables");
@@ -710,6 +722,10 @@ Error applyText(Config &Cfg, StringRef Text, StringRef Source, LoadState &State)
       return nodeError(Source, *N, "unknown key '" + Key + "'");
     Value V;
     std::vector<std::string> Where;
+    // Before parsing: parsing a model path already reads the file.
+    if (State.RestrictedSource)
+      if (const char *Why = projectRestriction(Key, N->value_or(std::string())))
+        return restrictedKey(where(Source, *N), Key, Why);
     if (Error E = parseNode(*S, Key, Source, *N, V, Where))
       return E;
     store(Cfg, State, *S, V, Source, std::move(Where));
@@ -829,6 +845,7 @@ llvm::Expected<Config> loadConfig(const ConfigEnvironment &Env,
 
   // Files, lowest precedence first.
   std::vector<std::string> Files;
+  std::optional<std::string> ProjectFile; // read last, under the trust model
   std::optional<std::string> Named;
   std::string NamedBy;
   if (ConfigFlag) {
@@ -861,11 +878,28 @@ llvm::Expected<Config> loadConfig(const ConfigEnvironment &Env,
         Files.push_back(User);
     }
     if (std::optional<std::string> Project = findProjectFile(Env.WorkingDir))
-      Files.push_back(*Project);
+      ProjectFile = *Project;
   }
   for (const std::string &File : Files)
     if (Error E = applyFile(Cfg, File, State))
       return E;
+  if (ProjectFile) {
+    if (Error E = checkProjectFileTrust(*ProjectFile))
+      return E;
+    // Whether the user trusts project files is the user's say: their files (read above), the
+    // environment or a flag, which are applied again, with the rest, below.
+    bool Trust = Cfg.TrustProjectConfig;
+    if (std::optional<std::string> T = GetEnv("SMARTCC_TRUST_PROJECT_CONFIG"))
+      parseBoolWord(*T, Trust);
+    for (const FlagUse &F : FlagUses)
+      if (StringRef(F.S->Key) == "trust_project_config")
+        Trust = !F.Value || (parseBoolWord(*F.Value, Trust) && Trust);
+    State.RestrictedSource = !Trust;
+    Error E = applyFile(Cfg, *ProjectFile, State);
+    State.RestrictedSource = false;
+    if (E)
+      return E;
+  }
 
   // Environment.
   for (const Setting &S : Settings) {

@@ -54,6 +54,7 @@ struct Config {
   bool Explain = false;                // print each TU's candidate table on stderr
   std::string HarvestDir;              // write pre-optimization bitcode of every TU here
   std::string SaveCandidatesDir;       // keep every candidate's object here, for inspection
+  bool TrustProjectConfig = false;     // may project files set what writes files (ProjectTrust.h)
   std::vector<std::string> HarvestTargets; // with harvest: recompile each TU for these too
   bool HarvestO0 = false;                  // with harvest: and at -O0 without optnone
   bool HarvestGcc = false;                 // with harvest: record gcc -Os's object size

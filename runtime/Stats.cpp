@@ -46,7 +46,7 @@ public:
   }
   llvm::Error acquire(const std::string &Path) {
     do
-      FD = ::open(Path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+      FD = ::open(Path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0666);
     while (FD < 0 && errno == EINTR);
     if (FD < 0)
       return errnoError("cannot open lock file", Path);
@@ -105,15 +105,19 @@ llvm::Expected<Counters> readFile(const std::string &Path) {
 
 // Writes C to a scratch file and renames it over Path. The scratch name is fixed because the
 // caller holds the lock, so no other writer can use it concurrently; a leftover from a crashed
-// writer is simply truncated by the next one.
+// writer is removed by the next one.
 llvm::Error writeFileAtomically(const std::string &Dir, const std::string &Path,
                                 const Counters &C) {
   std::string Tmp = Dir + "/stats.tmp";
   std::error_code EC;
   {
-    llvm::raw_fd_ostream OS(Tmp, EC, llvm::sys::fs::OF_None);
-    if (EC)
+    // Created anew, never opened through whatever is there (a symbolic link planted in the
+    // stats folder would otherwise be followed and truncated).
+    ::unlink(Tmp.c_str());
+    int FD = -1;
+    if ((EC = llvm::sys::fs::openFileForWrite(Tmp, FD, llvm::sys::fs::CD_CreateNew)))
       return llvm::createStringError(EC, "cannot create " + Tmp + ": " + EC.message());
+    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
     for (const auto &[Name, Value] : C)
       OS << Name << ' ' << Value << '\n';
     OS.close();

@@ -66,8 +66,9 @@ Error replaceFile(StringRef Path, StringRef Bytes) {
 }
 
 void appendLine(const std::string &Path, const std::string &Line) {
-  // One write(2) with O_APPEND: lines from parallel compiles never interleave.
-  int Fd = ::open(Path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
+  // One write(2) with O_APPEND: lines from parallel compiles never interleave. A symbolic
+  // link is not followed: the log is the file the user named (docs/security.md).
+  int Fd = ::open(Path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0666);
   if (Fd < 0)
     return;
   (void)!::write(Fd, Line.data(), Line.size());

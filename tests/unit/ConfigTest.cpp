@@ -18,6 +18,8 @@
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <map>
 
 using namespace smartcc;
@@ -283,8 +285,11 @@ TEST_F(ConfigTest, UnknownKeyNamesFileAndLine) {
   std::string P = write("work/.smartcc.toml", "jobs = 1\nfrobnicate = 3\n");
   EXPECT_EQ(loadError(), P + ":2:14: unknown key 'frobnicate'");
 
-  write("work/.smartcc.toml", "[candidate.mine]\npipeline = ['default']\nspeed = true\n");
-  EXPECT_EQ(loadError(), P + ":3:9: unknown key 'candidate.mine.speed'");
+  std::string U = write("home/.config/smartcc/config.toml",
+                        "[candidate.mine]\npipeline = ['default']\nspeed = true\n");
+  write("work/.smartcc.toml", "jobs = 1\n");
+  EXPECT_EQ(loadError(), U + ":3:9: unknown key 'candidate.mine.speed'");
+  llvm::sys::fs::remove(U);
 
   // Only the shipped library may choose the default list.
   write("work/.smartcc.toml", "default_candidates = []\n");
@@ -581,7 +586,7 @@ loop_vectorization = true
 }
 
 TEST_F(ConfigTest, UserCandidateEnabledFromEnv) {
-  std::string P = write("work/.smartcc.toml",
+  std::string P = write("home/.config/smartcc/config.toml",
                         "[candidate.mine]\nllvm_args = ['-enable-machine-outliner=always']\n");
   Vars["SMARTCC_CANDIDATES"] = "mine, oz-merge-functions";
   auto C = load();
@@ -613,7 +618,8 @@ TEST_F(ConfigTest, NoneCandidates) {
 }
 
 TEST_F(ConfigTest, PathsAndOrigins) {
-  write("work/.smartcc.toml", "stats_dir = '/var/stats'\nharvest = '/h'\n");
+  std::string U = write("home/.config/smartcc/config.toml",
+                        "stats_dir = '/var/stats'\nharvest = '/h'\n");
   Vars["SMARTCC_LOG"] = "/tmp/x.jsonl";
   auto C = load({"--smartcc-harvest=/flag-h"});
   ASSERT_LOADED(C);
@@ -623,7 +629,81 @@ TEST_F(ConfigTest, PathsAndOrigins) {
   EXPECT_EQ(C->Origin["log"], "SMARTCC_LOG");
   EXPECT_EQ(C->HarvestDir, "/flag-h");
   EXPECT_EQ(C->Origin["harvest"], "--smartcc-harvest");
-  EXPECT_EQ(C->Origin["stats_dir"], Work + "/.smartcc.toml");
+  EXPECT_EQ(C->Origin["stats_dir"], U);
+}
+
+// The trust model (runtime/ProjectTrust.h, docs/security.md): a project file found above the
+// working directory may not name what smartcc writes or runs, unless the user says so.
+TEST_F(ConfigTest, ProjectFileMayNotSetWhatWritesOrRuns) {
+  struct Case {
+    const char *Text, *Key;
+  } Cases[] = {{"log = '/home/victim/.bashrc'\n", "log"},
+               {"stats_dir = '/tmp/s'\n", "stats_dir"},
+               {"harvest = '/tmp/h'\n", "harvest"},
+               {"harvest_gcc = true\n", "harvest_gcc"},
+               {"save_candidates = '/tmp/c'\n", "save_candidates"},
+               {"agent = '/tmp/model.smm'\n", "agent"},
+               {"trust_project_config = true\n", "trust_project_config"},
+               {"[candidate.x]\npipeline = ['default']\n", "candidate"}};
+  for (const Case &C : Cases) {
+    std::string P = write("work/.smartcc.toml", std::string("jobs = 1\n") + C.Text);
+    std::string E = loadError();
+    EXPECT_EQ(E.rfind(P + ":2:", 0), 0u) << E;
+    EXPECT_NE(E.find(std::string("'") + C.Key + "' is not allowed in a project file"),
+              std::string::npos)
+        << E;
+  }
+  // What only tunes the optimization stays allowed.
+  write("work/.smartcc.toml", "agent = 'off'\nregalloc = 'ml'\ncandidates = ['oz-merge-functions']\n"
+                              "metric = 'code'\nexplain = true\n");
+  auto C = load();
+  ASSERT_LOADED(C);
+  EXPECT_EQ(C->SizeMetric, Metric::CodeBytes);
+}
+
+TEST_F(ConfigTest, TrustProjectConfigIsTheUsersSay) {
+  std::string P = write("work/.smartcc.toml", "log = 'build.jsonl'\n");
+  write("home/.config/smartcc/config.toml", "trust_project_config = true\n");
+  auto C = load();
+  ASSERT_LOADED(C);
+  EXPECT_EQ(C->Origin["log"], P);
+  llvm::sys::fs::remove(userFile());
+  EXPECT_NE(loadError().find("'log' is not allowed"), std::string::npos);
+  Vars["SMARTCC_TRUST_PROJECT_CONFIG"] = "1";
+  ASSERT_LOADED(load());
+  Vars.erase("SMARTCC_TRUST_PROJECT_CONFIG");
+  ASSERT_LOADED(load({"--smartcc-trust-project-config"}));
+  EXPECT_NE(loadError({"--smartcc-trust-project-config=0"}).find("'log' is not allowed"),
+            std::string::npos);
+}
+
+TEST_F(ConfigTest, ProjectFileOthersMayChangeIsNotRead) {
+  std::string P = write("work/.smartcc.toml", "jobs = 1\n");
+  ASSERT_EQ(::chmod(P.c_str(), 0664), 0);
+  std::string E = loadError();
+  EXPECT_EQ(E.rfind(P + ": not read: others may write it", 0), 0u) << E;
+  ASSERT_EQ(::chmod(P.c_str(), 0644), 0);
+  ASSERT_LOADED(load());
+  // A folder others may write (and not sticky): they could replace the file.
+  ASSERT_EQ(::chmod(Work.c_str(), 0777), 0);
+  E = loadError();
+  EXPECT_NE(E.find("not read: others may replace it: its folder"), std::string::npos) << E;
+  ASSERT_EQ(::chmod(Work.c_str(), 01777), 0); // sticky, as /tmp: only the owner may replace it
+  ASSERT_LOADED(load());
+  ASSERT_EQ(::chmod(Work.c_str(), 0755), 0);
+}
+
+TEST_F(ConfigTest, ProjectFileOfAnotherUserIsNotRead) {
+  if (::geteuid() != 0)
+    GTEST_SKIP() << "giving a file to another user needs root";
+  std::string P = write("work/.smartcc.toml", "jobs = 1\n");
+  ASSERT_EQ(::chown(P.c_str(), 65534, (gid_t)-1), 0);
+  std::string E = loadError();
+  EXPECT_EQ(E, P + ": not read: it is owned by uid 65534, not by you (uid 0); a project file is "
+                   "trusted only when it is yours and only you can change it (docs/security.md)");
+  // SMARTCC_CONFIG names a file explicitly: the user's own choice, read as such.
+  Vars["SMARTCC_CONFIG"] = P;
+  ASSERT_LOADED(load());
 }
 
 TEST(ConfigEffective, StatsDirFromXdgOrHome) {
