@@ -85,7 +85,7 @@ void runGcc(StringRef Program, StringRef Arch, ArrayRef<const char *> Args, Stri
     if (ErrorOr<std::unique_ptr<MemoryBuffer>> Obj = MemoryBuffer::getFile(Temp)) {
       if (Expected<ObjectSize> Size = measureObject((*Obj)->getMemBufferRef())) {
         Record["alloc_bytes"] = int64_t(Size->AllocBytes);
-        Record["image_bytes"] = int64_t(Size->imageBytes());
+        Record["image_bytes"] = int64_t(Size->linkedImageBytes());
       } else {
         consumeError(Size.takeError());
         Record["ok"] = false;

@@ -18,7 +18,9 @@ const char *brokenShipRule(const ObjectSize &Candidate, const ObjectSize &Baseli
       (Candidate.ramBytes() > Baseline.ramBytes() || Candidate.DataBytes > Baseline.DataBytes))
     return "ram_growth";
   const double CodeAllowance = double(Baseline.CodeBytes) * Rules.CodeForUnwind / 100.0;
-  if (Candidate.UnwindBytes < Baseline.UnwindBytes &&
+  // Unwind tables as linked: with the .eh_frame_hdr entries of the FDEs.
+  auto Unwind = [](const ObjectSize &S) { return S.UnwindBytes + 8 * S.FDEs; };
+  if (Unwind(Candidate) < Unwind(Baseline) &&
       double(Candidate.CodeBytes) > double(Baseline.CodeBytes) + CodeAllowance)
     return "code_for_unwind";
   return nullptr;
@@ -183,6 +185,7 @@ void printExplain(const TUDecision &D, raw_ostream &OS) {
 // Every size of an object, each class by name (the log's readers need no other source).
 static void addSizes(json::Object &O, const ObjectSize &S) {
   O["image_bytes"] = int64_t(S.imageBytes());
+  O["fdes"] = int64_t(S.FDEs);
   O["code_bytes"] = int64_t(S.CodeBytes);
   O["rodata_bytes"] = int64_t(S.ReadOnlyBytes);
   O["data_bytes"] = int64_t(S.DataBytes);

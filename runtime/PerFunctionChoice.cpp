@@ -47,7 +47,7 @@ Expected<Compiled> compileWith(clang::CompilerInstance &CI, PipelineRunner &Runn
   Expected<ObjectSize> Size = measureObject(Ref);
   if (!Size)
     return Size.takeError();
-  C.Bytes = Size->imageBytes();
+  C.Bytes = Size->linkedImageBytes();
   Expected<std::map<std::string, uint64_t>> F =
       PerFunction ? functionSectionSizes(Ref) : functionSizes(Ref);
   if (!F)

@@ -227,8 +227,8 @@ Expected<PortfolioAllocation> allocatePerFunction(Module &M, const RegAllocPolic
   Expected<ObjectSize> MixedSize = measureObject(bufferOf(Mixed.Object));
   if (!MixedSize)
     return MixedSize.takeError();
-  if (int64_t(MixedSize->imageBytes()) >
-      int64_t(GreedySize->imageBytes()) + growthAllowance(GreedySize->imageBytes(), MaxGrowth))
+  if (int64_t(MixedSize->linkedImageBytes()) >
+      int64_t(GreedySize->linkedImageBytes()) + growthAllowance(GreedySize->linkedImageBytes(), MaxGrowth))
     return TakeGreedy();
   Result.Object = std::move(Mixed.Object);
   Result.Cost = std::move(Mixed.Cost);

@@ -3,6 +3,7 @@
 #include "llvm/Object/Archive.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Object/ObjectFile.h"
+#include "llvm/Support/DataExtractor.h"
 
 using namespace llvm;
 
@@ -17,6 +18,7 @@ ObjectSize &ObjectSize::operator+=(const ObjectSize &O) {
   DataBytes += O.DataBytes;
   UnwindBytes += O.UnwindBytes;
   BssBytes += O.BssBytes;
+  FDEs += O.FDEs;
   return *this;
 }
 
@@ -65,12 +67,46 @@ void addSection(ObjectSize &Size, const object::SectionRef &Sec, bool IsElf) {
     Size.ReadOnlyBytes += Bytes;
 }
 
+// FDEs in .eh_frame contents: records of a 4-byte length (0xffffffff: an 8-byte one follows)
+// and a 4-byte CIE id, 0 for a CIE and a CIE pointer for an FDE; a zero length ends it.
+uint64_t countFDEs(StringRef Contents, bool LittleEndian) {
+  DataExtractor D(Contents, LittleEndian, /*AddressSize=*/8);
+  uint64_t Offset = 0, N = 0;
+  while (D.isValidOffsetForDataOfSize(Offset, 8)) {
+    uint64_t Length = D.getU32(&Offset);
+    if (Length == 0)
+      break;
+    if (Length == 0xffffffff)
+      Length = D.getU64(&Offset);
+    uint64_t Start = Offset;
+    if (D.getU32(&Offset) != 0)
+      ++N;
+    Offset = Start + Length;
+  }
+  return N;
+}
+
 ObjectSize measure(const object::ObjectFile &Obj) {
   ObjectSize Size;
   Size.FileBytes = Obj.getData().size();
   const bool IsElf = isa<object::ELFObjectFileBase>(&Obj);
-  for (const object::SectionRef &Sec : Obj.sections())
+  for (const object::SectionRef &Sec : Obj.sections()) {
     addSection(Size, Sec, IsElf);
+    // A linked image has its own .eh_frame_hdr: count FDEs of relocatable objects only.
+    if (!IsElf || !Obj.isRelocatableObject())
+      continue;
+    Expected<StringRef> Name = Sec.getName();
+    if (!Name) {
+      consumeError(Name.takeError());
+      continue;
+    }
+    if (*Name != ".eh_frame")
+      continue;
+    if (Expected<StringRef> Contents = Sec.getContents())
+      Size.FDEs += countFDEs(*Contents, Obj.isLittleEndian());
+    else
+      consumeError(Contents.takeError());
+  }
   return Size;
 }
 
@@ -137,7 +173,7 @@ Expected<FileSize> measureFile(MemoryBufferRef File) {
 uint64_t metricValue(const ObjectSize &Size, uint64_t IRInstructions, Metric M) {
   switch (M) {
   case Metric::ImageBytes:
-    return Size.imageBytes();
+    return Size.linkedImageBytes();
   case Metric::CodeBytes:
     return Size.CodeBytes;
   case Metric::AllocBytes:
@@ -151,7 +187,7 @@ uint64_t metricValue(const ObjectSize &Size, uint64_t IRInstructions, Metric M) 
   case Metric::RegAllocCost:
     break; // not a property of the object (see TUOptimizer)
   }
-  return Size.imageBytes();
+  return Size.linkedImageBytes();
 }
 
 } // namespace smartcc

@@ -12,6 +12,7 @@
 //   data    writable and file-backed (.data, .data.rel.ro, .tdata, .got, ...)
 //   rodata  the rest of the file-backed allocated bytes (.rodata, .dynsym, .rela.dyn, ...)
 //   bss     writable, not file-backed (.bss, .tbss): RAM only
+// For relocatable objects the FDEs of .eh_frame are counted too (linkedImageBytes).
 #pragma once
 #include "runtime/Config.h"
 #include "llvm/Support/Error.h"
@@ -29,9 +30,16 @@ struct ObjectSize {
   uint64_t DataBytes = 0;
   uint64_t UnwindBytes = 0;
   uint64_t BssBytes = 0;
+  // Frame descriptions in a relocatable object's .eh_frame: the linker adds an 8-byte entry
+  // per FDE to .eh_frame_hdr's search table, bytes the object itself does not contain.
+  uint64_t FDEs = 0;
 
   // File-backed allocated bytes: what the image costs.
   uint64_t imageBytes() const { return CodeBytes + ReadOnlyBytes + DataBytes + UnwindBytes; }
+  // What this object will add to a linked image: its image bytes and the .eh_frame_hdr entries
+  // of its FDEs. The `image` metric: a candidate that outlines code into new functions adds
+  // FDEs, and without these 8 bytes each it could be smaller as an object and larger linked.
+  uint64_t linkedImageBytes() const { return imageBytes() + 8 * FDEs; }
   // Writable data, initialized or not: what the program costs in RAM before its heap and stack.
   uint64_t ramBytes() const { return DataBytes + BssBytes; }
   ObjectSize &operator+=(const ObjectSize &O);

@@ -241,7 +241,7 @@ Expected<uint64_t> CompilerEnv::bytesOf(Module &M, const std::vector<size_t> &Ta
   applyLLVMArgs(Current.OptionsTaken);
   if (!Size)
     return Size.takeError();
-  return Size->imageBytes();
+  return Size->linkedImageBytes();
 }
 
 Expected<uint64_t> CompilerEnv::finishedIRInstructions() {

@@ -42,7 +42,7 @@ Expected<uint64_t> compileWithInliner(const CorpusModule &M,
   Expected<ObjectSize> Size = (*CG)->emitObject(**Mod, Obj);
   if (!Size)
     return Size.takeError();
-  return Size->imageBytes();
+  return Size->linkedImageBytes();
 }
 
 namespace {

@@ -92,7 +92,7 @@ Expected<RegAllocMeasurement> measureRegAlloc(const CodegenModule &M,
   Expected<StringMap<uint64_t>> Bytes = functionBytes(StringRef(Obj.data(), Obj.size()));
   if (!Bytes)
     return Bytes.takeError();
-  return RegAllocMeasurement{Cost.weighted(), Size->imageBytes(), std::move(Cost.PerFunction),
+  return RegAllocMeasurement{Cost.weighted(), Size->linkedImageBytes(), std::move(Cost.PerFunction),
                              std::move(*Bytes)};
 }
 

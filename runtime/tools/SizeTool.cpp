@@ -33,6 +33,7 @@ static void printJSON(StringRef Path, const FileSize &F) {
                  {"unwind", int64_t(S.UnwindBytes)},
                  {"bss", int64_t(S.BssBytes)},
                  {"ram", int64_t(S.ramBytes())},
+                 {"fdes", int64_t(S.FDEs)}, // objects: each adds 8 bytes of .eh_frame_hdr
                  {"file_bytes", int64_t(S.FileBytes)}};
   outs() << json::Value(std::move(O)) << "\n";
 }

@@ -23,10 +23,11 @@ namespace {
 
 std::string TempDir;
 
-uint64_t allocBytesOfFile(const std::string &Path) {
+// The image metric of an object file (runtime/SizeMeasurer.h), the unit of the byte reward.
+uint64_t imageBytesOfFile(const std::string &Path) {
   auto Buf = MemoryBuffer::getFile(Path);
   Expected<ObjectSize> S = measureObject((*Buf)->getMemBufferRef());
-  return S ? S->AllocBytes : 0;
+  return S ? S->linkedImageBytes() : 0;
 }
 
 class CompilerEnvTest : public ::testing::Test {
@@ -68,7 +69,7 @@ TEST_F(CompilerEnvTest, ObjectBytesEqualRealClangOz) {
   ASSERT_FALSE(bool(Env.reset(*Interp)));
   Expected<uint64_t> Clang = Env.clangObjectBytes();
   ASSERT_TRUE(bool(Clang)) << toString(Clang.takeError());
-  EXPECT_EQ(*Clang, allocBytesOfFile(TempDir + "/interp-clang.o"));
+  EXPECT_EQ(*Clang, imageBytesOfFile(TempDir + "/interp-clang.o"));
   Env.step(Env.actions().indexOf("clang-default"));
   Expected<uint64_t> Now = Env.objectBytes();
   ASSERT_TRUE(bool(Now));
@@ -201,7 +202,7 @@ TEST_F(CompilerEnvTest, WorkerSurvivesCrashAndHang) {
   // Clang -Oz's object, which byte-reward validation compares with, comes from the worker too.
   Expected<uint64_t> Clang = Env.clangObjectBytes();
   ASSERT_TRUE(bool(Clang)) << toString(Clang.takeError());
-  EXPECT_EQ(*Clang, allocBytesOfFile(TempDir + "/interp-clang.o"));
+  EXPECT_EQ(*Clang, imageBytesOfFile(TempDir + "/interp-clang.o"));
 }
 
 } // namespace

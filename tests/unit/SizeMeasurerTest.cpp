@@ -216,6 +216,11 @@ TEST_P(SizeMeasurerTest, EhFrameIsUnwind) {
   EXPECT_GT(Unwind.UnwindBytes, Plain.UnwindBytes);
   EXPECT_EQ(Unwind.ReadOnlyBytes, Plain.ReadOnlyBytes);
   EXPECT_EQ(Unwind.CodeBytes, Plain.CodeBytes);
+  // Its FDE: 8 more bytes of .eh_frame_hdr once linked, counted by the image metric.
+  EXPECT_EQ(Plain.FDEs, 0u);
+  EXPECT_EQ(Unwind.FDEs, 1u);
+  EXPECT_EQ(Unwind.linkedImageBytes(), Unwind.imageBytes() + 8);
+  EXPECT_EQ(metricValue(Unwind, 0, Metric::ImageBytes), Unwind.imageBytes() + 8);
 }
 
 INSTANTIATE_TEST_SUITE_P(SizeMeasurerTargets, SizeMeasurerTest,

@@ -138,7 +138,7 @@ Error optimizeAndMeasure(Loaded &L, const CandidateSpec &Spec, EvalRow &R) {
   Expected<ObjectSize> Size = L.CG->emitObject(*L.M, Obj);
   if (!Size)
     return Size.takeError();
-  R.Bytes = Size->imageBytes();
+  R.Bytes = Size->linkedImageBytes();
   R.InlineDecisions = Log.Decisions, R.InlineChanged = Log.Changed;
   return Error::success();
 }
@@ -561,7 +561,7 @@ Expected<EvalRow> evalRegAlloc(CorpusModule C, StringRef Arg, const EvalRow &Bas
   Expected<ObjectSize> GreedySize = L->CG->emitObject(*Copy, Obj, {nullptr, nullptr, &Greedy});
   if (!GreedySize)
     return GreedySize.takeError();
-  R.ClangBytes = GreedySize->imageBytes();
+  R.ClangBytes = GreedySize->linkedImageBytes();
   R.ClangCost = Greedy.weighted();
   R.ClangSeconds = OptSeconds + since(GreedyStart);
   // The per-function choice.
@@ -575,7 +575,7 @@ Expected<EvalRow> evalRegAlloc(CorpusModule C, StringRef Arg, const EvalRow &Bas
   if (!Size)
     return Size.takeError();
   R.Seconds = OptSeconds + since(MLStart);
-  R.Bytes = Size->imageBytes();
+  R.Bytes = Size->linkedImageBytes();
   R.Cost = A->Cost.weighted();
   R.HeadCost = A->HeadsOnlyCost;
   R.Sequence = std::to_string(A->FunctionsChanged) + " of " + std::to_string(A->Functions) +

@@ -11,8 +11,8 @@ for f in "$@"; do
   b=$(basename "$f")
   "$smartcc" "${flags[@]}" -c "$f" -o "$out/$b.smartcc.o"
   "$clang" "${flags[@]}" -c "$f" -o "$out/$b.clang.o"
-  s=$(python3 "$here/image-bytes.py" "$out/$b.smartcc.o")
-  c=$(python3 "$here/image-bytes.py" "$out/$b.clang.o")
+  s=$(python3 "$here/image-bytes.py" --linked "$out/$b.smartcc.o")
+  c=$(python3 "$here/image-bytes.py" --linked "$out/$b.clang.o")
   echo "$b smartcc=$s clang=$c"
   if [ "$s" -gt "$c" ]; then echo "LARGER: $b" >&2; exit 1; fi
 done
