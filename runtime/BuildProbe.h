@@ -1,8 +1,8 @@
 // Build-system probes, recognized the same way by the LLVM-free launcher (which passes them
 // straight to clang) and by the core's eligibility check (header-only on purpose).
 //
-// A probe is autoconf's conftest, CMake's compiler identification and try_compile projects,
-// or Meson's compiler checks. Nobody ships it, so it runs no candidate and is never harvested;
+// A probe is autoconf's conftest, zlib's configure's ztestPID, CMake's compiler identification
+// and try_compile projects, or Meson's compiler checks. Nobody ships it, so it runs no candidate and is never harvested;
 // a configure runs hundreds, so the launcher does not even load the core for them.
 #pragma once
 #include <string_view>
@@ -19,9 +19,16 @@ inline bool isBuildProbe(std::string_view Source, std::string_view Directory) {
   };
   size_t Slash = Source.rfind('/');
   std::string_view Name = Slash == std::string_view::npos ? Source : Source.substr(Slash + 1);
+  // zlib's hand-written configure (and firmware builds use it) names its probes ztestPID.c.
+  auto ZlibProbe = [&] {
+    size_t I = 5;
+    while (I < Name.size() && Name[I] >= '0' && Name[I] <= '9')
+      ++I;
+    return StartsWith(Name, "ztest") && I > 5 && Name.substr(I, 1) == ".";
+  };
   // A real CMake build compiles from the build tree (or one of its folders) into
   // CMakeFiles/TARGET.dir/: only probes run *inside* CMakeFiles.
-  return StartsWith(Name, "conftest.") || StartsWith(Name, "CMakeCCompilerId") ||
+  return StartsWith(Name, "conftest.") || ZlibProbe() || StartsWith(Name, "CMakeCCompilerId") ||
          StartsWith(Name, "CMakeCXXCompilerId") || Contains(Directory, "/CMakeFiles/") ||
          Contains(Source, "/CMakeFiles/CMakeScratch/") || Contains(Source, "/CMakeFiles/CMakeTmp/") ||
          Contains(Directory, "/meson-private/") ||

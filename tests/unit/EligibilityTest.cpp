@@ -81,6 +81,9 @@ TEST(EligibilityTest, BuildProbeNames) {
   EXPECT_TRUE(isBuildProbe("/b/CMakeFiles/CMakeTmp/CheckFunctionExists.c", "/b"));
   EXPECT_TRUE(isBuildProbe("testfile.c", "/b/meson-private/tmpa1b2c3"));
   EXPECT_TRUE(isBuildProbe("/b/meson-private/sanitycheckc.c", "/b"));
+  EXPECT_TRUE(isBuildProbe("ztest12345.c", "/src/zlib"));
+  EXPECT_FALSE(isBuildProbe("ztest.c", "/src/zlib"));
+  EXPECT_FALSE(isBuildProbe("ztestx.c", "/src/zlib"));
   // Real code: a CMake build compiles from the build tree into CMakeFiles/TARGET.dir.
   EXPECT_FALSE(isBuildProbe("/src/zlib/deflate.c", "/b"));
   EXPECT_FALSE(isBuildProbe("/src/lib/conftestable.c", "/b")); // only conftest.* is autoconf's
