@@ -1,4 +1,5 @@
 #include "driver/Eligibility.h"
+#include "runtime/BuildProbe.h"
 #include "clang/Frontend/CompilerInvocation.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"

@@ -5,7 +5,6 @@
 // side output written during codegen. Anything else is clang's, untouched.
 #pragma once
 #include "runtime/Config.h"
-#include "runtime/BuildProbe.h"
 #include <string>
 
 namespace clang {
@@ -24,6 +23,5 @@ struct Eligibility {
 };
 
 Eligibility classifyCompile(const clang::CompilerInvocation &Inv, const Config &Cfg);
-
 
 } // namespace smartcc

@@ -5,6 +5,7 @@
 // The rule is deliberately conservative: anything that *might* need the core goes there;
 // the core then decides exactly (with clang's own argument parser).
 #include "runtime/BuildProbe.h"
+#include "runtime/StatsDir.h"
 #include "driver/ProgramName.h"
 #include <cerrno>
 #include <climits>
@@ -81,7 +82,7 @@ bool environmentNeedsCore() {
   return std::getenv("CCC_OVERRIDE_OPTIONS") != nullptr;
 }
 
-// A build-system probe (driver/BuildProbe.h): one of the command's inputs is a probe source,
+// A build-system probe (runtime/BuildProbe.h): one of the command's inputs is a probe source,
 // or the command runs where only probes run.
 bool isProbeCommand(int Argc, char **Argv) {
   char Cwd[PATH_MAX];
@@ -100,14 +101,9 @@ void countProbe() {
   if (Enabled && (!std::strcmp(Enabled, "0") || !strcasecmp(Enabled, "false") ||
                   !strcasecmp(Enabled, "no") || !strcasecmp(Enabled, "off")))
     return;
-  std::string Dir;
-  if (const char *D = std::getenv("SMARTCC_STATS_DIR"); D && *D)
-    Dir = D;
-  else if (const char *C = std::getenv("XDG_CACHE_HOME"); C && *C)
-    Dir = std::string(C) + "/smartcc";
-  else if (const char *H = std::getenv("HOME"); H && *H)
-    Dir = std::string(H) + "/.cache/smartcc";
-  else
+  const char *Named = std::getenv("SMARTCC_STATS_DIR");
+  std::string Dir = Named && *Named ? Named : smartcc::defaultStatsDirFromEnvironment();
+  if (Dir.empty())
     return;
   std::string Path = Dir + "/" + smartcc::BuildProbeCountFile;
   int Fd = open(Path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);

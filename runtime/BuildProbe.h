@@ -2,8 +2,9 @@
 // straight to clang) and by the core's eligibility check (header-only on purpose).
 //
 // A probe is autoconf's conftest, zlib's configure's ztestPID, CMake's compiler identification
-// and try_compile projects, or Meson's compiler checks. Nobody ships it, so it runs no candidate and is never harvested;
-// a configure runs hundreds, so the launcher does not even load the core for them.
+// and try_compile projects, or Meson's compiler checks. Nobody ships it, so it runs no
+// candidate and is never harvested; a configure runs hundreds, so the launcher does not even
+// load the core for them.
 #pragma once
 #include <string_view>
 
@@ -30,7 +31,8 @@ inline bool isBuildProbe(std::string_view Source, std::string_view Directory) {
   // CMakeFiles/TARGET.dir/: only probes run *inside* CMakeFiles.
   return StartsWith(Name, "conftest.") || ZlibProbe() || StartsWith(Name, "CMakeCCompilerId") ||
          StartsWith(Name, "CMakeCXXCompilerId") || Contains(Directory, "/CMakeFiles/") ||
-         Contains(Source, "/CMakeFiles/CMakeScratch/") || Contains(Source, "/CMakeFiles/CMakeTmp/") ||
+         Contains(Source, "/CMakeFiles/CMakeScratch/") ||
+         Contains(Source, "/CMakeFiles/CMakeTmp/") ||
          Contains(Directory, "/meson-private/") ||
          (Directory.size() >= 14 && Directory.substr(Directory.size() - 14) == "/meson-private") ||
          Contains(Source, "/meson-private/") || StartsWith(Source, "meson-private/");

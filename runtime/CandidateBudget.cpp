@@ -36,4 +36,20 @@ std::vector<CandidateSlot> candidateOrder(const std::vector<bool> &LibraryLate,
   return Out;
 }
 
+std::vector<CandidateSlot> candidatesWithinBudget(const std::vector<bool> &ProposalLate,
+                                                  const std::vector<bool> &LibraryLate,
+                                                  double Allowance, bool LargeTU, size_t Cap) {
+  double ProposalCost = 0;
+  for (bool Late : ProposalLate)
+    ProposalCost += candidateCost(Late);
+  std::vector<CandidateSlot> Slots =
+      candidateOrder(LibraryLate, ProposalLate.size(), Allowance < ProposalCost, LargeTU);
+  keepWithinAllowance(Slots, Allowance, [&](const CandidateSlot &S) {
+    return candidateCost(S.FromLibrary ? LibraryLate[S.Index] : ProposalLate[S.Index]);
+  });
+  if (Slots.size() > Cap)
+    Slots.resize(Cap);
+  return Slots;
+}
+
 } // namespace smartcc

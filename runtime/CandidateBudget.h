@@ -42,6 +42,14 @@ struct CandidateSlot {
 std::vector<CandidateSlot> candidateOrder(const std::vector<bool> &LibraryLate,
                                           size_t Proposals, bool BudgetLimited, bool LargeTU);
 
+// The candidates that run, in order: candidateOrder's order, each kept if its cost fits in what
+// the ones before it left of Allowance (infinity: no budget), at most Cap of them. ProposalLate
+// and LibraryLate say which candidates continue from clang's optimized module. One rule for the
+// compiler (runtime/TUOptimizer.cpp) and smartcc-eval's agent method.
+std::vector<CandidateSlot> candidatesWithinBudget(const std::vector<bool> &ProposalLate,
+                                                  const std::vector<bool> &LibraryLate,
+                                                  double Allowance, bool LargeTU, size_t Cap);
+
 // Keeps, in order, each item whose cost fits in what the items kept before it left (a cheaper
 // later item may fit where an earlier one did not); returns how many were dropped.
 template <typename T, typename CostFn>

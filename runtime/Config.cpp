@@ -2,6 +2,7 @@
 // built-in candidate library, TOML files, SMARTCC_* environment variables and --smartcc-* flags.
 #include "runtime/Config.h"
 #include "runtime/ProjectTrust.h"
+#include "runtime/StatsDir.h"
 #include "policies/BuiltinCandidates.h"
 #include "policies/SequenceAgent.h"
 #include "policies/inliner/InlinePolicy.h"
@@ -96,12 +97,8 @@ unsigned Config::effectiveJobs() const {
 std::string Config::effectiveStatsDir() const {
   if (!StatsDir.empty())
     return StatsDir;
-  const char *Cache = ::getenv("XDG_CACHE_HOME");
-  if (Cache && *Cache)
-    return (Twine(Cache) + "/smartcc").str();
-  const char *Home = ::getenv("HOME");
-  if (Home && *Home)
-    return (Twine(Home) + "/.cache/smartcc").str();
+  if (std::string Dir = defaultStatsDirFromEnvironment(); !Dir.empty())
+    return Dir;
   // No HOME at all (some build sandboxes): ask the password database, as LLVM does.
   llvm::SmallString<128> Dir;
   if (llvm::sys::path::home_directory(Dir))

@@ -32,7 +32,7 @@ struct Config {
   bool Disable = false;
   std::vector<std::string> Levels{"Oz", "Os"}; // -O levels smartcc takes over
   Metric SizeMetric = Metric::ImageBytes;
-  // Rules a smaller candidate must also pass to ship (runtime/ShipRules.h).
+  // Rules a smaller candidate must also pass to ship (ShipRules, runtime/Decision.h).
   bool AllowRamGrowth = false;         // may writable data (.data, .bss, TLS) grow?
   double CodeForUnwind = 0.0;          // percent of code a candidate may add while unwind shrinks
   unsigned Jobs = 0;                   // candidate processes at once; 0 = cores - 1 (at least 1)

@@ -32,7 +32,29 @@ bool isUnwindSection(StringRef Name, uint32_t Type) {
          Name == ".sframe" || Type == ELF::SHT_X86_64_UNWIND; // == SHT_ARM_EXIDX
 }
 
-void addSection(ObjectSize &Size, const object::SectionRef &Sec, bool IsElf) {
+// FDEs in .eh_frame contents: records of a 4-byte length (0xffffffff: an 8-byte one follows)
+// and a 4-byte CIE id, 0 for a CIE and a CIE pointer for an FDE; a zero length ends it.
+uint64_t countFDEs(StringRef Contents, bool LittleEndian) {
+  DataExtractor D(Contents, LittleEndian, /*AddressSize=*/8);
+  uint64_t Offset = 0, N = 0;
+  while (D.isValidOffsetForDataOfSize(Offset, 8)) {
+    uint64_t Length = D.getU32(&Offset);
+    if (Length == 0)
+      break;
+    if (Length == 0xffffffff)
+      Length = D.getU64(&Offset);
+    uint64_t Start = Offset;
+    if (D.getU32(&Offset) != 0)
+      ++N;
+    Offset = Start + Length;
+  }
+  return N;
+}
+
+// IsRelocatable: an object file, whose .eh_frame FDEs are counted (a linked image has its own
+// .eh_frame_hdr already).
+void addSection(ObjectSize &Size, const object::SectionRef &Sec, bool IsElf,
+                bool IsRelocatable) {
   const uint64_t Bytes = Sec.getSize();
   if (Sec.isText())
     Size.TextBytes += Bytes;
@@ -59,54 +81,27 @@ void addSection(ObjectSize &Size, const object::SectionRef &Sec, bool IsElf) {
     Size.BssBytes += Bytes;
   else if (Flags & ELF::SHF_EXECINSTR)
     Size.CodeBytes += Bytes;
-  else if (isUnwindSection(N, Elf.getType()))
+  else if (isUnwindSection(N, Elf.getType())) {
     Size.UnwindBytes += Bytes;
+    if (IsRelocatable && N == ".eh_frame") {
+      if (Expected<StringRef> Contents = Sec.getContents())
+        Size.FDEs += countFDEs(*Contents, Sec.getObject()->isLittleEndian());
+      else
+        consumeError(Contents.takeError());
+    }
+  }
   else if (Flags & ELF::SHF_WRITE)
     Size.DataBytes += Bytes;
   else
     Size.ReadOnlyBytes += Bytes;
 }
 
-// FDEs in .eh_frame contents: records of a 4-byte length (0xffffffff: an 8-byte one follows)
-// and a 4-byte CIE id, 0 for a CIE and a CIE pointer for an FDE; a zero length ends it.
-uint64_t countFDEs(StringRef Contents, bool LittleEndian) {
-  DataExtractor D(Contents, LittleEndian, /*AddressSize=*/8);
-  uint64_t Offset = 0, N = 0;
-  while (D.isValidOffsetForDataOfSize(Offset, 8)) {
-    uint64_t Length = D.getU32(&Offset);
-    if (Length == 0)
-      break;
-    if (Length == 0xffffffff)
-      Length = D.getU64(&Offset);
-    uint64_t Start = Offset;
-    if (D.getU32(&Offset) != 0)
-      ++N;
-    Offset = Start + Length;
-  }
-  return N;
-}
-
 ObjectSize measure(const object::ObjectFile &Obj) {
   ObjectSize Size;
   Size.FileBytes = Obj.getData().size();
   const bool IsElf = isa<object::ELFObjectFileBase>(&Obj);
-  for (const object::SectionRef &Sec : Obj.sections()) {
-    addSection(Size, Sec, IsElf);
-    // A linked image has its own .eh_frame_hdr: count FDEs of relocatable objects only.
-    if (!IsElf || !Obj.isRelocatableObject())
-      continue;
-    Expected<StringRef> Name = Sec.getName();
-    if (!Name) {
-      consumeError(Name.takeError());
-      continue;
-    }
-    if (*Name != ".eh_frame")
-      continue;
-    if (Expected<StringRef> Contents = Sec.getContents())
-      Size.FDEs += countFDEs(*Contents, Obj.isLittleEndian());
-    else
-      consumeError(Contents.takeError());
-  }
+  for (const object::SectionRef &Sec : Obj.sections())
+    addSection(Size, Sec, IsElf, Obj.isRelocatableObject());
   return Size;
 }
 

@@ -164,7 +164,7 @@ llvm::Error updateLocked(const std::string &Dir, const std::string &Path, Fn Upd
 
 std::string StatsStore::filePath() const { return Dir + "/stats"; }
 
-// Probes the launcher passed to clang (driver/BuildProbe.h) are one byte each in this file.
+// Probes the launcher passed to clang (runtime/BuildProbe.h) are one byte each in this file.
 static std::string probeFilePath(const std::string &Dir) {
   return Dir + "/" + BuildProbeCountFile;
 }

@@ -162,36 +162,28 @@ std::vector<CandidateSpec> TUOptimizer::sizeCandidates(Module &M, StringRef Trip
     // order.
     Agent = agentCandidates(M, Cfg, Triple);
     const bool AgentDecides = Agent.Active && Cfg.Effort < 2 && Cfg.candidatesAreDefault();
-    double ProposalCost = 0;
-    for (const CandidateSpec &S : Agent.Specs)
-      ProposalCost += candidateCost(S.AfterClangPipeline);
     std::vector<CandidateSpec> Library;
     if (!AgentDecides || Budgeted)
       Library = Cfg.enabledCandidates();
-    std::vector<bool> LibraryLate;
-    for (const CandidateSpec &S : Library)
-      LibraryLate.push_back(S.AfterClangPipeline);
-    for (CandidateSlot Slot :
-         candidateOrder(LibraryLate, Agent.Specs.size(),
-                        AgentDecides && Budgeted && Allowance < ProposalCost,
-                        IR > Cfg.CandidateBudget))
-      Specs.push_back(Slot.FromLibrary ? Library[Slot.Index] : Agent.Specs[Slot.Index]);
     // Candidates known to be identical to clang's output on this target cost a compile for
     // nothing (measured with smartcc-eval; see policies/candidates.toml).
-    llvm::erase_if(Specs, [&](const CandidateSpec &S) {
+    llvm::erase_if(Library, [&](const CandidateSpec &S) {
       return llvm::any_of(S.SkipTargets,
                           [&](const std::string &P) { return Triple.starts_with(P); });
     });
+    std::vector<bool> ProposalLate, LibraryLate;
+    for (const CandidateSpec &S : Agent.Specs)
+      ProposalLate.push_back(S.AfterClangPipeline);
+    for (const CandidateSpec &S : Library)
+      LibraryLate.push_back(S.AfterClangPipeline);
     // The agent's effort says how many candidates run at most; the library's candidates only
     // take the places of proposals that the budget does not afford.
-    const size_t Cap = AgentDecides ? std::max<size_t>(1, Agent.Specs.size()) : Specs.size();
-    const size_t WouldRun = std::min(Specs.size(), Cap);
-    if (Budgeted)
-      keepWithinAllowance(Specs, Allowance, [](const CandidateSpec &S) {
-        return candidateCost(S.AfterClangPipeline);
-      });
-    if (Specs.size() > Cap)
-      Specs.resize(Cap);
+    const size_t All = Agent.Specs.size() + Library.size();
+    const size_t Cap = AgentDecides ? std::max<size_t>(1, Agent.Specs.size()) : All;
+    const size_t WouldRun = std::min(All, Cap);
+    for (CandidateSlot Slot : candidatesWithinBudget(ProposalLate, LibraryLate, Allowance,
+                                                     IR > Cfg.CandidateBudget, Cap))
+      Specs.push_back(Slot.FromLibrary ? Library[Slot.Index] : Agent.Specs[Slot.Index]);
     const size_t FromLibrary = AgentDecides ? llvm::count_if(Specs, [](const CandidateSpec &S) {
                                                 return !S.PredictedPercent;
                                               })

@@ -51,6 +51,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include <chrono>
+#include <limits>
 #include <csignal>
 #include <random>
 #include <sys/wait.h>
@@ -395,39 +396,27 @@ Expected<EvalRow> evalAgent(const CorpusModule &C, const Config &Cfg, StringRef 
   struct Pick {
     const SequenceProposal *Proposal = nullptr;
     const CandidateSpec *Library = nullptr;
-    double Cost = 1;
   };
   std::vector<Pick> Picks;
   std::vector<CandidateSpec> Library;
-  if (!Budget) {
-    for (const SequenceProposal &P : Chosen)
-      Picks.push_back({&P, nullptr, 1});
-  } else {
+  if (Budget)
     for (CandidateSpec &S : Cfg.enabledCandidates())
       if (none_of(S.SkipTargets,
                   [&](const std::string &P) { return StringRef(C.Target).starts_with(P); }))
         Library.push_back(std::move(S));
-    auto ProposalCost = [](const SequenceProposal &P) {
-      return candidateCost(P.Actions.front() == WholeClangPipelineAction);
-    };
-    double Proposed = 0;
-    for (const SequenceProposal &P : Chosen)
-      Proposed += ProposalCost(P);
-    std::vector<bool> LibraryLate;
-    for (const CandidateSpec &S : Library)
-      LibraryLate.push_back(S.AfterClangPipeline);
-    const uint64_t IR = countIRInstructions(*L->M);
-    const double Allowance = budgetAllowance(Budget, A->TimePercent, IR);
-    for (CandidateSlot Slot :
-         candidateOrder(LibraryLate, Chosen.size(), Allowance < Proposed, IR > Budget))
-      if (Slot.FromLibrary)
-        Picks.push_back({nullptr, &Library[Slot.Index], candidateCost(LibraryLate[Slot.Index])});
-      else
-        Picks.push_back({&Chosen[Slot.Index], nullptr, ProposalCost(Chosen[Slot.Index])});
-    keepWithinAllowance(Picks, Allowance, [](const Pick &P) { return P.Cost; });
-    if (Picks.size() > std::max<size_t>(1, Chosen.size()))
-      Picks.resize(std::max<size_t>(1, Chosen.size()));
-  }
+  std::vector<bool> ProposalLate, LibraryLate;
+  for (const SequenceProposal &P : Chosen)
+    ProposalLate.push_back(P.Actions.front() == WholeClangPipelineAction);
+  for (const CandidateSpec &S : Library)
+    LibraryLate.push_back(S.AfterClangPipeline);
+  const uint64_t IR = Budget ? countIRInstructions(*L->M) : 0;
+  const double Allowance = Budget ? budgetAllowance(Budget, A->TimePercent, IR)
+                                  : std::numeric_limits<double>::infinity();
+  const size_t Cap = std::max<size_t>(1, Chosen.size());
+  for (CandidateSlot Slot :
+       candidatesWithinBudget(ProposalLate, LibraryLate, Allowance, IR > Budget, Cap))
+    Picks.push_back(Slot.FromLibrary ? Pick{nullptr, &Library[Slot.Index]}
+                                     : Pick{&Chosen[Slot.Index], nullptr});
   const size_t Allowed = Picks.size() + (Inliner ? 1 : 0);
   if (Allowed == 0) { // clang's own output ships: nothing more was compiled
     R.IR = Base.ClangIR;
