@@ -227,9 +227,9 @@ Expected<PortfolioAllocation> allocatePerFunction(Module &M, const RegAllocPolic
   Expected<ObjectSize> MixedSize = measureObject(bufferOf(Mixed.Object));
   if (!MixedSize)
     return MixedSize.takeError();
-  const uint64_t GreedyBytes = GreedySize->linkedImageBytes();
+  const uint64_t GreedyImage = GreedySize->linkedImageBytes();
   if (int64_t(MixedSize->linkedImageBytes()) >
-      int64_t(GreedyBytes) + growthAllowance(GreedyBytes, MaxGrowth))
+      int64_t(GreedyImage) + growthAllowance(GreedyImage, MaxGrowth))
     return TakeGreedy();
   Result.Object = std::move(Mixed.Object);
   Result.Cost = std::move(Mixed.Cost);
