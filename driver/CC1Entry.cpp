@@ -1,5 +1,6 @@
 #include "driver/CC1Entry.h"
 #include "driver/Eligibility.h"
+#include "runtime/SideOutputs.h"
 #include "runtime/Stats.h"
 #include "runtime/TUOptimizer.h"
 #include "runtime/BuildInfo.h"
@@ -75,8 +76,7 @@ bool parseInvocation(ArrayRef<const char *> Args, clang::CompilerInvocation &Inv
 }
 
 void countPassthrough(const Config &Cfg, const std::string &Reason) {
-  if (Cfg.Stats)
-    consumeError(StatsStore(Cfg.effectiveStatsDir()).add({{"passthrough." + Reason, 1}}));
+  addCounters(Cfg, {{"passthrough." + Reason, 1}});
 }
 
 } // namespace

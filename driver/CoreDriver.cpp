@@ -9,6 +9,7 @@
 #include "driver/SmartccArgs.h"
 #include "driver/SmartccCommands.h"
 #include "runtime/Config.h"
+#include "runtime/SideOutputs.h"
 #include "runtime/Stats.h"
 #include "clang/Basic/DiagnosticOptions.h"
 #include "clang/Config/config.h"
@@ -31,6 +32,7 @@
 #include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/PrettyStackTrace.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Signals.h"
 #include "llvm/Support/StringSaver.h"
@@ -38,7 +40,6 @@
 #include "llvm/Support/Timer.h"
 #include "llvm/Support/BuryPointer.h"
 #include "llvm/TargetParser/Host.h"
-#include <csignal>
 #include <unistd.h>
 
 using namespace llvm;
@@ -157,8 +158,8 @@ void routeOutOfProcessJobs(Compilation &C, const Config &Cfg) {
     }
     Job = std::make_unique<SmartccCC1Job>(*Job, Outputs, Self.c_str());
   }
-  if (Cfg.Stats && !Passthrough.empty())
-    consumeError(StatsStore(Cfg.effectiveStatsDir()).add(Passthrough));
+  if (!Passthrough.empty())
+    addCounters(Cfg, Passthrough);
 }
 
 int runDriver(SmallVector<const char *, 256> Args, const Config &Cfg) {
@@ -285,15 +286,8 @@ int runDriver(SmallVector<const char *, 256> Args, const Config &Cfg) {
     recordGccSize(HarvestArgs, *C, Cfg);
     harvestForOtherTargets(HarvestArgs, *C, Cfg);
   }
-  // A job killed by a signal: die by the same signal, as clang does.
-  if (CommandRes > 128 && CommandRes != 255) {
-    sys::unregisterHandlers();
-    raise(CommandRes - 128);
-  }
-  if (CommandRes == -2) {
-    sys::unregisterHandlers();
-    raise(SIGABRT);
-  }
+  // clang-22's driver ends with Res even when a job crashed or was killed (1 after the crash
+  // report); newer clangs re-raise the job's signal, clang-22 does not, so neither do we.
   return Res;
 }
 
@@ -319,6 +313,11 @@ int runCC1Reentry(int Argc, const char **Argv) {
 
 int coreMain(int Argc, const char **Argv) {
   InitLLVM X(Argc, Argv);
+  // The banner of a crash is clang's: its driver asks for the preprocessed source and run
+  // script it writes (maybeGenerateCompilationDiagnostics), not LLVM's generic instructions.
+  setBugReportMsg("PLEASE submit a bug report to " BUG_REPORT_URL
+                  " and include the crash backtrace, preprocessed source, and associated run "
+                  "script.\n");
   if (Argc >= 2 && StringRef(Argv[1]).starts_with("-cc1"))
     return runCC1Reentry(Argc, Argv);
 

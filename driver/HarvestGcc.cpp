@@ -1,4 +1,5 @@
 #include "driver/HarvestGcc.h"
+#include "runtime/SideOutputs.h"
 #include "driver/CC1Entry.h"
 #include "runtime/SizeMeasurer.h"
 #include "clang/Driver/Compilation.h"
@@ -54,12 +55,8 @@ std::optional<std::vector<std::string>> gccArguments(ArrayRef<const char *> Args
 void appendRecord(const std::string &Path, const json::Object &Record) {
   std::string Line;
   raw_string_ostream(Line) << json::Value(json::Object(Record)) << "\n";
-  // One write of one short line to an O_APPEND file: lines from parallel compiles never mix.
-  int Fd = ::open(Path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-  if (Fd < 0)
-    return;
-  (void)!::write(Fd, Line.data(), Line.size());
-  ::close(Fd);
+  if (Error E = appendLine(Path, Line))
+    warnSideOutput("harvest records to", Path, std::move(E));
 }
 
 // One gcc run at -Os; appends its record (ok, allocated bytes) for Arch.

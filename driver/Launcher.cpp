@@ -5,6 +5,7 @@
 // The rule is deliberately conservative: anything that *might* need the core goes there;
 // the core then decides exactly (with clang's own argument parser).
 #include "runtime/BuildProbe.h"
+#include "runtime/ConfigFiles.h"
 #include "runtime/StatsDir.h"
 #include "driver/ProgramName.h"
 #include <cerrno>
@@ -115,6 +116,21 @@ void countProbe() {
   close(Fd);
 }
 
+// Whether a configuration file asks for what -O1..-O3 compiles get from the core: ML register
+// allocation (it takes those levels over) or harvesting (every level is harvested).
+bool configFileNeedsCore() {
+  std::vector<std::string> Files = {smartcc::SystemConfigFile,
+                                    smartcc::userConfigFile(std::getenv("XDG_CONFIG_HOME"),
+                                                            std::getenv("HOME"))};
+  char Cwd[PATH_MAX];
+  if (getcwd(Cwd, sizeof(Cwd)))
+    Files.push_back(smartcc::nearestProjectFile(Cwd));
+  for (const std::string &File : Files)
+    if (!File.empty() && smartcc::fileMentionsKey(File, {"regalloc", "harvest"}))
+      return true;
+  return false;
+}
+
 bool isSmartccProgram(const char *A) {
   std::string Base = baseName(A);
   return Base == "smartcc" || Base == "smartc++" || Base == "smartcc-core";
@@ -149,7 +165,7 @@ int main(int Argc, char **Argv) {
     countProbe();
     execClang(Argc, Argv);
   }
-  if (SizeLevel || environmentNeedsCore())
+  if (SizeLevel || environmentNeedsCore() || configFileNeedsCore())
     execCore(Argc, Argv);
   execClang(Argc, Argv);
 }

@@ -6,8 +6,12 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <fcntl.h>
+#include <cmath>
+#include <poll.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -72,11 +76,32 @@ double millisSince(std::chrono::steady_clock::time_point T) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - T).count();
 }
 
+// glibc 2.36's <sys/pidfd.h> declares pidfd_open without C linkage: the system call directly.
+int openPidFd(pid_t Pid) { return int(syscall(SYS_pidfd_open, Pid, 0)); }
+
 struct Running {
   pid_t Pid;
+  int PidFd; // readable when the process ends; -1 on kernels before 5.3
   size_t Index;
   std::chrono::steady_clock::time_point Start;
 };
+
+// Blocks until the process behind one of PidFds ends or TimeoutMs pass. Waiting is blocking, not
+// polling: under `ulimit -t` or beside a busy build the compiler must not burn CPU while its
+// candidates run. Without pidfds (old kernels) it wakes every 50 ms.
+void waitForAnyExit(const std::vector<int> &PidFds, int TimeoutMs) {
+  std::vector<pollfd> Polled;
+  bool Blind = false;
+  for (int Fd : PidFds) {
+    if (Fd >= 0)
+      Polled.push_back({Fd, POLLIN, 0});
+    else
+      Blind = true;
+  }
+  if (Blind)
+    TimeoutMs = std::min(TimeoutMs, 50);
+  (void)poll(Polled.data(), Polled.size(), std::max(TimeoutMs, 0)); // EINTR: caller re-checks
+}
 
 void recordExit(CandidateResult &R, int Status, bool TimedOut, double Millis) {
   if (TimedOut) {
@@ -117,22 +142,30 @@ void recordExit(CandidateResult &R, int Status, bool TimedOut, double Millis) {
       }
       if (Pid < 0) {
         Results[I].Result = Outcome::NotRun;
-        Results[I].setMessage("fork failed");
+        Results[I].setMessage((std::string("fork failed: ") + std::strerror(errno)).c_str());
         continue;
       }
-      Active.push_back({Pid, I, std::chrono::steady_clock::now()});
+      Active.push_back({Pid, openPidFd(Pid), I, std::chrono::steady_clock::now()});
     }
+    // Sleep until a candidate ends or the first one overruns its time.
+    double Nearest = double(TimeoutMs);
+    std::vector<int> PidFds;
+    for (const Running &R : Active) {
+      Nearest = std::min(Nearest, double(TimeoutMs) - millisSince(R.Start));
+      PidFds.push_back(R.PidFd);
+    }
+    if (!Active.empty())
+      waitForAnyExit(PidFds, int(std::ceil(std::max(Nearest, 0.0))) + 1);
     int Status = 0;
-    pid_t Done = waitpid(-1, &Status, WNOHANG);
-    if (Done > 0) {
+    for (pid_t Done; (Done = waitpid(-1, &Status, WNOHANG)) > 0;)
       for (size_t K = 0; K < Active.size(); ++K)
         if (Active[K].Pid == Done) {
           recordExit(Results[Active[K].Index], Status, false, millisSince(Active[K].Start));
+          if (Active[K].PidFd >= 0)
+            close(Active[K].PidFd);
           Active.erase(Active.begin() + K);
           break;
         }
-      continue;
-    }
     for (size_t K = 0; K < Active.size();) {
       double Elapsed = millisSince(Active[K].Start);
       if (Elapsed <= TimeoutMs) {
@@ -142,9 +175,10 @@ void recordExit(CandidateResult &R, int Status, bool TimedOut, double Millis) {
       kill(Active[K].Pid, SIGKILL);
       waitpid(Active[K].Pid, &Status, 0);
       recordExit(Results[Active[K].Index], Status, true, Elapsed);
+      if (Active[K].PidFd >= 0)
+        close(Active[K].PidFd);
       Active.erase(Active.begin() + K);
     }
-    usleep(500);
   }
   _exit(0);
 }
@@ -176,13 +210,15 @@ CandidatePool::launch(Module &M, std::vector<CandidateSpec> Specs, const Candida
   void *Mem = mmap(nullptr, sizeof(CandidateResult) * std::max<size_t>(N, 1),
                    PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
   if (Mem == MAP_FAILED)
-    return createStringError(std::error_code(errno, std::generic_category()), "mmap");
+    return createStringError(std::error_code(errno, std::generic_category()),
+                             "mmap: %s", std::strerror(errno));
   Pool->Results = static_cast<CandidateResult *>(Mem);
   for (size_t I = 0; I < N; ++I) {
     new (&Pool->Results[I]) CandidateResult();
     int Fd = memfd_create("smartcc-candidate", MFD_CLOEXEC);
     if (Fd < 0)
-      return createStringError(std::error_code(errno, std::generic_category()), "memfd_create");
+      return createStringError(std::error_code(errno, std::generic_category()),
+                             "memfd_create: %s", std::strerror(errno));
     Pool->OutputFds.push_back(Fd);
   }
   // Buffered output would otherwise be flushed twice, once by each process.
@@ -192,7 +228,8 @@ CandidatePool::launch(Module &M, std::vector<CandidateSpec> Specs, const Candida
   pid_t Compiler = getpid();
   pid_t Pid = fork();
   if (Pid < 0)
-    return createStringError(std::error_code(errno, std::generic_category()), "fork");
+    return createStringError(std::error_code(errno, std::generic_category()),
+                             "fork: %s", std::strerror(errno));
   if (Pid == 0)
     launcherMain(Compiler, M, Pool->Specs, Ctx, Pool->Results, Pool->OutputFds, Pool->Jobs, TimeoutMs);
   Pool->Launcher = Pid;
@@ -207,17 +244,25 @@ void CandidatePool::wait() {
   size_t Waves = (Specs.size() + Jobs - 1) / Jobs;
   double Deadline = double(TimeoutMs) * double(Waves + 1) + 5000;
   auto Start = std::chrono::steady_clock::now();
-  int Status;
-  while (true) {
-    pid_t Done = waitpid(Launcher, &Status, WNOHANG);
-    if (Done == Launcher || (Done < 0 && errno != EINTR))
-      break;
-    if (millisSince(Start) > Deadline) {
+  int PidFd = openPidFd(Launcher);
+  while (PidFd >= 0) {
+    double Left = Deadline - millisSince(Start);
+    if (Left <= 0) {
+      close(PidFd);
       cancel();
       return;
     }
-    usleep(500);
+    pollfd P{PidFd, POLLIN, 0};
+    if (poll(&P, 1, int(std::ceil(Left))) > 0)
+      break;
   }
+  if (PidFd >= 0)
+    close(PidFd);
+  // Without a pidfd the deadline is not enforced here; the launcher's own timeouts and each
+  // candidate's alarm still bound the wait.
+  int Status;
+  while (waitpid(Launcher, &Status, 0) < 0 && errno == EINTR)
+    ;
   Launcher = -1;
 }
 

@@ -1,6 +1,7 @@
 // Loading smartcc's configuration: the settings table (runtime/Settings.def) read from the
 // built-in candidate library, TOML files, SMARTCC_* environment variables and --smartcc-* flags.
 #include "runtime/Config.h"
+#include "runtime/ConfigFiles.h"
 #include "runtime/ProjectTrust.h"
 #include "runtime/StatsDir.h"
 #include "policies/BuiltinCandidates.h"
@@ -756,19 +757,10 @@ std::string absolute(StringRef Path, StringRef Base) {
   return std::string(P);
 }
 
-// The nearest .smartcc.toml from the working directory up to the root, like .clang-format.
+// The nearest .smartcc.toml from the working directory up to the root (runtime/ConfigFiles.h).
 std::optional<std::string> findProjectFile(StringRef WorkingDir) {
-  std::string Dir = absolute(WorkingDir.empty() ? "." : WorkingDir, "");
-  while (true) {
-    llvm::SmallString<256> File(Dir);
-    llvm::sys::path::append(File, ".smartcc.toml");
-    if (llvm::sys::fs::exists(File))
-      return std::string(File);
-    StringRef Parent = llvm::sys::path::parent_path(Dir);
-    if (Parent.empty() || Parent == Dir)
-      return std::nullopt;
-    Dir = Parent.str();
-  }
+  std::string File = nearestProjectFile(absolute(WorkingDir.empty() ? "." : WorkingDir, ""));
+  return File.empty() ? std::nullopt : std::optional(File);
 }
 
 struct FlagUse {
@@ -863,17 +855,11 @@ llvm::Expected<Config> loadConfig(const ConfigEnvironment &Env,
   } else {
     if (!Env.SystemFile.empty() && llvm::sys::fs::exists(Env.SystemFile))
       Files.push_back(Env.SystemFile);
-    std::optional<std::string> ConfigHome = GetEnv("XDG_CONFIG_HOME");
-    // The XDG spec says to ignore an empty or relative XDG_CONFIG_HOME.
-    if (!ConfigHome || !llvm::sys::path::is_absolute(*ConfigHome)) {
-      std::optional<std::string> Home = GetEnv("HOME");
-      ConfigHome = Home && !Home->empty() ? std::optional(*Home + "/.config") : std::nullopt;
-    }
-    if (ConfigHome) {
-      std::string User = *ConfigHome + "/smartcc/config.toml";
-      if (llvm::sys::fs::exists(User))
-        Files.push_back(User);
-    }
+    std::optional<std::string> ConfigHome = GetEnv("XDG_CONFIG_HOME"), Home = GetEnv("HOME");
+    std::string User = userConfigFile(ConfigHome ? ConfigHome->c_str() : nullptr,
+                                      Home ? Home->c_str() : nullptr);
+    if (!User.empty() && llvm::sys::fs::exists(User))
+      Files.push_back(User);
     if (std::optional<std::string> Project = findProjectFile(Env.WorkingDir))
       ProjectFile = *Project;
   }

@@ -82,7 +82,7 @@ struct Config {
 struct ConfigEnvironment {
   std::function<std::optional<std::string>(const char *)> GetEnv; // defaults to ::getenv
   std::string WorkingDir;            // where the project-file search starts
-  std::string SystemFile = "/etc/smartcc/config.toml";
+  std::string SystemFile = "/etc/smartcc/config.toml"; // = SystemConfigFile (ConfigFiles.h)
   static ConfigEnvironment fromProcess();
 };
 

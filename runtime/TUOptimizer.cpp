@@ -7,6 +7,7 @@
 #include "policies/regalloc/RegAllocPolicy.h"
 #include "runtime/Decision.h"
 #include "runtime/Harvester.h"
+#include "runtime/SideOutputs.h"
 #include "runtime/Stats.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "llvm/IR/Module.h"
@@ -41,40 +42,6 @@ struct PipelineStartHook : PassInfoMixin<PipelineStartHook> {
   static bool isRequired() { return true; }
 };
 
-// Replaces Path's content the way clang writes outputs: a temporary file beside it, renamed
-// over it, so no reader ever sees a half-written object.
-Error replaceFile(StringRef Path, StringRef Bytes) {
-  SmallString<256> Temp;
-  int Fd;
-  if (std::error_code EC =
-          sys::fs::createUniqueFile(Path + "-smartcc-%%%%%%%%.tmp", Fd, Temp))
-    return errorCodeToError(EC);
-  {
-    raw_fd_ostream OS(Fd, /*shouldClose=*/true);
-    OS << Bytes;
-    OS.close();
-    if (OS.has_error()) {
-      sys::fs::remove(Temp);
-      return errorCodeToError(OS.error());
-    }
-  }
-  if (std::error_code EC = sys::fs::rename(Temp, Path)) {
-    sys::fs::remove(Temp);
-    return errorCodeToError(EC);
-  }
-  return Error::success();
-}
-
-void appendLine(const std::string &Path, const std::string &Line) {
-  // One write(2) with O_APPEND: lines from parallel compiles never interleave. A symbolic
-  // link is not followed: the log is the file the user named (docs/security.md).
-  int Fd = ::open(Path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0666);
-  if (Fd < 0)
-    return;
-  (void)!::write(Fd, Line.data(), Line.size());
-  ::close(Fd);
-}
-
 } // namespace
 
 TUOptimizer::TUOptimizer(clang::CompilerInstance &CI, const Config &Cfg, std::string Level,
@@ -99,8 +66,11 @@ void TUOptimizer::harvest(Module &M) {
   if (const char *Package = std::getenv("SMARTCC_HARVEST_PACKAGE"))
     Ctx.Package = Package;
   Ctx.CC1Args = CC1Args; // build probes never get here (driver/Eligibility.h)
-  if (Expected<std::string> Hash = harvestModule(M, Ctx); !Hash)
+  if (Expected<std::string> Hash = harvestModule(M, Ctx); !Hash) {
     HarvestError = toString(Hash.takeError());
+    warnSideOutput("harvested bitcode to", Cfg.HarvestDir,
+                   createStringError(inconvertibleErrorCode(), HarvestError));
+  }
 }
 
 bool TUOptimizer::verbose() const { return CI.getHeaderSearchOpts().Verbose; }
@@ -255,8 +225,8 @@ void TUOptimizer::finish(bool CompileSucceeded) {
     return;
   }
   if (HarvestOnly) {
-    if (Cfg.Stats && Started)
-      consumeError(StatsStore(Cfg.effectiveStatsDir()).add({{harvestCounter(), 1}}));
+    if (Started)
+      addCounters(Cfg, {{harvestCounter(), 1}});
     return;
   }
   TUDecision D;
@@ -378,8 +348,10 @@ void TUOptimizer::finish(bool CompileSucceeded) {
 }
 
 void TUOptimizer::saveCandidates() {
-  if (sys::fs::create_directories(Cfg.SaveCandidatesDir))
+  if (std::error_code EC = sys::fs::create_directories(Cfg.SaveCandidatesDir)) {
+    warnSideOutput("saved candidates to", Cfg.SaveCandidatesDir, errorCodeToError(EC));
     return;
+  }
   std::string Base = sys::path::filename(CI.getFrontendOpts().OutputFile).str();
   for (CandidatePool *P : {Pool.get(), LatePool.get()})
     for (size_t I = 0; P && I < P->size(); ++I) {
@@ -391,10 +363,11 @@ void TUOptimizer::saveCandidates() {
           C = '_';
       SmallString<256> Path(Cfg.SaveCandidatesDir);
       sys::path::append(Path, Base + "." + Name + ".o");
-      if (Expected<std::string> Bytes = P->objectBytes(I))
-        consumeError(replaceFile(Path, *Bytes));
-      else
-        consumeError(Bytes.takeError());
+      Expected<std::string> Bytes = P->objectBytes(I);
+      if (Error E = Bytes ? replaceFile(Path, *Bytes) : Bytes.takeError()) {
+        warnSideOutput("a saved candidate to", Path, std::move(E));
+        return; // the next ones would fail alike (a full disk, a read-only folder)
+      }
     }
 }
 
@@ -411,15 +384,16 @@ void TUOptimizer::report(TUDecision &D) {
            << (D.Winner >= 0 ? "candidate '" + D.Candidates[D.Winner].Name + "'"
                              : "clang's -" + D.Level + " output (" + D.KeptReason + ")")
            << "\n";
+    if (!D.Note.empty())
+      errs() << "smartcc: note: " << D.Note << "\n";
   }
   if (!Cfg.LogPath.empty())
-    appendLine(Cfg.LogPath, toJSONLine(D));
-  if (Cfg.Stats) {
-    Counters Delta = statsDelta(D);
-    if (!Cfg.HarvestDir.empty())
-      Delta[harvestCounter()] += 1;
-    consumeError(StatsStore(Cfg.effectiveStatsDir()).add(Delta));
-  }
+    if (Error E = appendLine(Cfg.LogPath, toJSONLine(D)))
+      warnSideOutput("the log", Cfg.LogPath, std::move(E));
+  Counters Delta = statsDelta(D);
+  if (!Cfg.HarvestDir.empty())
+    Delta[harvestCounter()] += 1;
+  addCounters(Cfg, Delta);
 }
 
 } // namespace smartcc

@@ -3,6 +3,7 @@
 #include "llvm/IR/PassManager.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/MemAlloc.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 #include <csignal>
@@ -12,7 +13,7 @@ using namespace llvm;
 namespace smartcc {
 namespace {
 
-enum class Misbehaviour { Crash, Hang, Invalid, Bloat, Fatal };
+enum class Misbehaviour { Crash, Hang, Invalid, Bloat, Fatal, Kill, Exhaust };
 
 struct MisbehavingPass : PassInfoMixin<MisbehavingPass> {
   Misbehaviour Kind;
@@ -27,6 +28,16 @@ struct MisbehavingPass : PassInfoMixin<MisbehavingPass> {
       for (volatile bool Forever = true; Forever;)
         ;
       break;
+    case Misbehaviour::Kill: // what the kernel's OOM killer does
+      std::raise(SIGKILL);
+      break;
+    case Misbehaviour::Exhaust: // what a memory limit (ulimit -v, RLIMIT_AS) does to LLVM
+      // Claims address space without touching it, through LLVM's allocator, until the limit
+      // refuses; capped so that a run without a limit ends too (the candidate then ends as an
+      // LLVM fatal error, as under the limit).
+      for (size_t Total = 0; Total < (size_t(1) << 40); Total += size_t(1) << 28)
+        (void)safe_malloc(size_t(1) << 28);
+      report_fatal_error("smartcc-test-exhaust: no memory limit refused 1 TiB");
     case Misbehaviour::Fatal:
       report_fatal_error("smartcc-test-fatal: deliberate fatal error");
     case Misbehaviour::Invalid:
@@ -69,6 +80,8 @@ void registerTestPasses(PassBuilder &PB) {
                                                .Case("smartcc-test-invalid", Misbehaviour::Invalid)
                                                .Case("smartcc-test-bloat", Misbehaviour::Bloat)
                                                .Case("smartcc-test-fatal", Misbehaviour::Fatal)
+                                               .Case("smartcc-test-kill", Misbehaviour::Kill)
+                                               .Case("smartcc-test-exhaust", Misbehaviour::Exhaust)
                                                .Default(std::nullopt);
         if (!Kind)
           return false;

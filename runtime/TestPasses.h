@@ -4,6 +4,8 @@
 //   smartcc-test-crash    raises SIGSEGV          smartcc-test-hang     loops forever
 //   smartcc-test-invalid  breaks the IR           smartcc-test-bloat    copies every function 64x
 //   smartcc-test-fatal    calls report_fatal_error
+//   smartcc-test-kill     raises SIGKILL (the OOM killer)
+//   smartcc-test-exhaust  allocates until a memory limit (ulimit -v) refuses
 #pragma once
 
 namespace llvm {

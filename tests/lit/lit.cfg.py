@@ -35,6 +35,7 @@ config.substitutions.append(("%llvm_bin", llvm_bin))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
 config.substitutions.append(("%tools", tools))
 config.substitutions.append(("%python", config.python_executable))
+config.substitutions.append(("%fault-inject", os.path.join(config.smartcc_obj_root, "tests", "lib", "libsmartcc-fault-inject.so")))
 config.substitutions.append(("%image-bytes", config.python_executable + " " + os.path.join(tools, "image-bytes.py")))
 # `%fake-clang-as NAME`: real clang-22 run under another program name, i.e. exactly what clang
 # prints and does when invoked as NAME (diagnostics are prefixed with the program name).
