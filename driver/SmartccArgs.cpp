@@ -6,7 +6,8 @@ namespace smartcc {
 
 bool isSmartccCommand(const std::string &Arg) {
   for (const char *C : {"--smartcc-stats", "--smartcc-stats-json", "--smartcc-zero-stats",
-                        "--smartcc-version", "--smartcc-help", "--smartcc-print-config"})
+                        "--smartcc-version", "--smartcc-help", "--smartcc-print-config",
+                        "--smartcc-print-cache-key"})
     if (Arg == C)
       return true;
   return false;

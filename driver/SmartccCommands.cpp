@@ -3,9 +3,12 @@
 #include "policies/BuiltinCandidates.h"
 #include "runtime/BuildInfo.h"
 #include "runtime/Stats.h"
+#include "clang/Basic/Version.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/SHA256.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/ADT/StringExtras.h"
+#include <dlfcn.h>
 
 using namespace llvm;
 
@@ -20,6 +23,38 @@ std::string policyHash() {
   return toHex(ArrayRef<uint8_t>(H).take_front(8), /*LowerCase=*/true);
 }
 
+std::string sharedObjectOf(void *Symbol) {
+  Dl_info Info;
+  return dladdr(Symbol, &Info) && Info.dli_fname ? Info.dli_fname : "unknown";
+}
+
+// A program's identity as ccache's default compiler_check sees it (size and modification
+// time): cheap, and it changes whenever the binary is rebuilt or upgraded.
+void printBinaryIdentity(StringRef Role, const std::string &Path, raw_ostream &OS) {
+  sys::fs::file_status St;
+  OS << Role << " = " << Path;
+  if (!sys::fs::status(Path, St))
+    OS << " size=" << St.getSize() << " mtime="
+       << St.getLastModificationTime().time_since_epoch().count();
+  OS << "\n";
+}
+
+// `--smartcc-print-cache-key`: everything besides the command line and the sources that decides
+// smartcc's output, for ccache's compiler_check and sccache's cache buster
+// (docs/user-guide.md, "Compiler caches"). It is read in the compile's own environment and
+// folder, so a changed SMARTCC_ variable, config file or model changes it.
+void printCacheKey(const Config &Cfg, raw_ostream &OS) {
+  OS << "smartcc-cache-key 1\n"
+     << "version = " SMARTCC_VERSION "\n"
+     << "policy = builtin-candidates-" << policyHash() << "\n";
+  printBinaryIdentity("core", sys::fs::getMainExecutable(nullptr, (void *)&printCacheKey), OS);
+  printBinaryIdentity("clang", realClangPath(), OS);
+  // The compile runs in-process in these libraries: a package upgrade keeps their sonames.
+  printBinaryIdentity("libLLVM", sharedObjectOf((void *)&llvm::outs), OS);
+  printBinaryIdentity("libclang-cpp", sharedObjectOf((void *)&clang::getClangFullVersion), OS);
+  printCacheKeySettings(Cfg, OS);
+}
+
 void printHelp(raw_ostream &OS) {
   OS << "OVERVIEW: smartcc " SMARTCC_VERSION
         " - clang-22 with learned size optimization for -Oz/-Os\n\n"
@@ -32,6 +67,8 @@ void printHelp(raw_ostream &OS) {
         "  --smartcc-zero-stats     reset statistics\n"
         "  --smartcc-print-config   show every setting, its value and where it came from\n"
         "  --smartcc-version        show smartcc's version, clang and policy identity\n"
+        "  --smartcc-print-cache-key  print what decides smartcc's output besides the command\n"
+        "                           (for ccache's compiler_check, sccache's cache buster)\n"
         "  --smartcc-help           show this help\n\n"
         "SETTINGS (config.toml key / environment variable / flag):\n";
   printConfigHelp(OS);
@@ -73,6 +110,8 @@ int runSmartccCommands(const SplitArgs &Args, const Config &Cfg) {
       printHelp(outs());
     } else if (Cmd == "--smartcc-print-config") {
       printConfig(Cfg, outs());
+    } else if (Cmd == "--smartcc-print-cache-key") {
+      printCacheKey(Cfg, outs());
     }
   }
   return 0;

@@ -17,6 +17,7 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/SHA256.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -1018,6 +1019,35 @@ void printConfig(const Config &Cfg, llvm::raw_ostream &OS) {
   for (const auto &[Name, Spec] : Cfg.CandidateLibrary)
     OS << "(" << originOf(Cfg, "candidate." + Name) << ") candidate." << tomlKey(Name) << " = "
        << formatCandidate(Spec) << "\n";
+}
+
+void printCacheKeySettings(const Config &Cfg, llvm::raw_ostream &OS) {
+  // Settings that decide only what smartcc writes besides the object, or how fast it works:
+  // keyed on, they would make a cache miss for nothing.
+  static const char *const SideOnly[] = {"explain",      "log",         "stats",
+                                         "stats_dir",    "harvest",     "harvest_targets",
+                                         "harvest_o0",   "harvest_gcc", "save_candidates",
+                                         "jobs",         "trust_project_config"};
+  for (const Setting &S : Settings)
+    if (!llvm::is_contained(SideOnly, llvm::StringRef(S.Key)))
+      OS << S.Key << " = " << S.Format(Cfg) << "\n";
+  for (const auto &[Name, Spec] : Cfg.CandidateLibrary)
+    OS << "candidate." << tomlKey(Name) << " = " << formatCandidate(Spec) << "\n";
+  // A model named by path is keyed on its content: retraining into the same file must miss.
+  for (auto [Key, Value] : {std::pair<const char *, const std::string *>{"agent", &Cfg.Agent},
+                            {"inliner", &Cfg.Inliner},
+                            {"regalloc", &Cfg.RegAlloc}}) {
+    if (llvm::is_contained({"builtin", "off", "heuristic", "ml", "greedy"}, *Value))
+      continue;
+    OS << "model." << Key << " = ";
+    if (auto Buf = llvm::MemoryBuffer::getFile(*Value)) {
+      std::array<uint8_t, 32> H = llvm::SHA256::hash(
+          llvm::arrayRefFromStringRef((*Buf)->getBuffer()));
+      OS << "sha256:" << llvm::toHex(H, /*LowerCase=*/true) << "\n";
+    } else {
+      OS << "unreadable\n";
+    }
+  }
 }
 
 void printConfigHelp(llvm::raw_ostream &OS) {

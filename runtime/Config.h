@@ -98,6 +98,10 @@ llvm::Error applyConfigText(Config &Cfg, llvm::StringRef Text, llvm::StringRef S
 
 // `smartcc --smartcc-print-config`: every key, its value and where it came from.
 void printConfig(const Config &Cfg, llvm::raw_ostream &OS);
+// The part of `smartcc --smartcc-print-cache-key` that comes from the configuration: every
+// setting that can change an object (not log, stats, harvest, ...), the candidate library, and
+// the content digest of model files named by path.
+void printCacheKeySettings(const Config &Cfg, llvm::raw_ostream &OS);
 // `smartcc --smartcc-help`: every key with its environment variable and flag.
 void printConfigHelp(llvm::raw_ostream &OS);
 
