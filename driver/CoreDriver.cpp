@@ -5,6 +5,7 @@
 #include "driver/CC1Entry.h"
 #include "driver/HarvestGcc.h"
 #include "driver/HarvestTargets.h"
+#include "driver/LTOLink.h"
 #include "driver/ProgramName.h"
 #include "driver/SmartccArgs.h"
 #include "driver/SmartccCommands.h"
@@ -40,6 +41,7 @@
 #include "llvm/Support/Timer.h"
 #include "llvm/Support/BuryPointer.h"
 #include "llvm/TargetParser/Host.h"
+#include <chrono>
 #include <unistd.h>
 
 using namespace llvm;
@@ -253,12 +255,17 @@ int runDriver(SmallVector<const char *, 256> Args, const Config &Cfg) {
   // Exit status and crash handling exactly as clang's driver: the first failing command's
   // status; a crash (negative, 70, or above 128) produces the crash report.
   int Res = 1, CommandRes = 0;
+  double CompilationMillis = 0;
   bool IsCrash = false;
   Driver::CommandStatus Status = Driver::CommandStatus::Ok;
   const Command *FailingCommand = C->getJobs().empty() ? nullptr : &*C->getJobs().begin();
   if (!C->containsError()) {
     SmallVector<std::pair<int, const Command *>, 4> FailingCommands;
+    auto Started = std::chrono::steady_clock::now();
     Res = TheDriver.ExecuteCompilation(*C, FailingCommands);
+    CompilationMillis =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - Started)
+            .count();
     for (const auto &[Code, Cmd] : FailingCommands) {
       CommandRes = Code;
       FailingCommand = Cmd;
@@ -283,6 +290,7 @@ int runDriver(SmallVector<const char *, 256> Args, const Config &Cfg) {
     TimerGroup::clearAll();
   }
   if (Res == 0 && !IsCrash) {
+    optimizeLTOLink(*C, Cfg, CompilationMillis);
     recordGccSize(HarvestArgs, *C, Cfg);
     harvestForOtherTargets(HarvestArgs, *C, Cfg);
   }

@@ -427,7 +427,7 @@ std::optional<std::string> parseText(const Setting &S, StringRef Text, Value &V)
 // that unknown names can be reported once every source has been read: a later file may define
 // a candidate that an earlier one enables.
 struct LoadState {
-  std::vector<std::string> CandidateWhere;
+  std::vector<std::string> CandidateWhere, LinkCandidateWhere;
   // Reading a project file that is not trusted with everything (runtime/ProjectTrust.h).
   bool RestrictedSource = false;
 };
@@ -576,7 +576,8 @@ Error parseNode(const Setting &S, StringRef Name, StringRef Source, const toml::
 void store(Config &Cfg, LoadState &State, const Setting &S, Value &V, StringRef Origin,
            std::vector<std::string> Where) {
   if (S.Kind == SettingKind::CandidateList)
-    State.CandidateWhere = std::move(Where);
+    (StringRef(S.Key) == "link_candidates" ? State.LinkCandidateWhere : State.CandidateWhere) =
+        std::move(Where);
   S.Store(Cfg, V);
   Cfg.Origin[S.Key] = Origin.str();
 }
@@ -677,6 +678,45 @@ Error parseCandidate(StringRef Source, StringRef Name, const toml::node &N, Cand
   return Error::success();
 }
 
+// One [link_candidate.NAME] table.
+Error parseLinkCandidate(StringRef Source, StringRef Name, const toml::node &N,
+                         LinkCandidateSpec &Spec) {
+  std::string Path = ("link_candidate." + Name).str();
+  const toml::table *T = N.as_table();
+  if (!T)
+    return nodeError(Source, N, "'" + Path + "' must be a table ([" + Path + "])");
+  if (!isValidCandidateName(Name))
+    return nodeError(Source, N, "'" + Name + "' is not a valid candidate name (" + NameChars + ")");
+  Spec.Name = Name.str();
+  for (const auto &[Key, V] : entriesInTextOrder(*T)) {
+    std::string KeyPath = Path + "." + Key;
+    Error E = Error::success();
+    if (Key == "description") {
+      if (!V->is_string())
+        E = nodeError(Source, *V, "'" + KeyPath + "' must be a string");
+      else
+        Spec.Description = V->as_string()->get();
+    } else if (Key == "pipeline") {
+      E = readStringArray(Source, *V, KeyPath, Spec.Pipeline);
+    } else if (Key == "llvm_args" || Key == "linker_args") {
+      std::vector<std::string> &Dst = Key == "llvm_args" ? Spec.LLVMArgs : Spec.LinkerArgs;
+      E = readStringArray(Source, *V, KeyPath, Dst);
+      if (!E)
+        for (size_t I = 0; I < Dst.size(); ++I)
+          if (!StringRef(Dst[I]).starts_with("-")) {
+            E = nodeError(Source, *V->as_array()->get(I),
+                          "'" + KeyPath + "': '" + Dst[I] + "' must start with '-'");
+            break;
+          }
+    } else {
+      E = nodeError(Source, *V, "unknown key '" + KeyPath + "'");
+    }
+    if (E)
+      return E;
+  }
+  return Error::success();
+}
+
 Error applyText(Config &Cfg, StringRef Text, StringRef Source, LoadState &State) {
   toml::table Root;
   std::string_view Doc(Text.data(), Text.size());
@@ -714,9 +754,28 @@ Error applyText(Config &Cfg, StringRef Text, StringRef Source, LoadState &State)
       }
       continue;
     }
-    // Only the shipped library chooses the default candidate list; users set `candidates`.
-    const Setting *S = IsBuiltin && Key == "default_candidates" ? findByKey("candidates")
-                                                                : findByKey(Key);
+    if (Key == "link_candidate") {
+      if (State.RestrictedSource)
+        return restrictedKey(where(Source, *N), "link_candidate",
+                             projectRestriction("link_candidate", ""));
+      const toml::table *Lib = N->as_table();
+      if (!Lib)
+        return nodeError(Source, *N,
+                         "'link_candidate' must be a table of [link_candidate.NAME] tables");
+      for (auto &[Name, Def] : entriesInTextOrder(*Lib)) {
+        LinkCandidateSpec Spec;
+        if (Error E = parseLinkCandidate(Source, Name, *Def, Spec))
+          return E;
+        Cfg.LinkCandidateLibrary[Name] = std::move(Spec);
+        Cfg.Origin["link_candidate." + Name] = Source.str();
+      }
+      continue;
+    }
+    // Only the shipped library chooses the default candidate lists; users set `candidates`
+    // and `link_candidates`.
+    const Setting *S = IsBuiltin && Key == "default_candidates"        ? findByKey("candidates")
+                       : IsBuiltin && Key == "default_link_candidates" ? findByKey("link_candidates")
+                                                                       : findByKey(Key);
     if (!S)
       return nodeError(Source, *N, "unknown key '" + Key + "'");
     Value V;
@@ -931,6 +990,18 @@ llvm::Expected<Config> loadConfig(const ConfigEnvironment &Env,
     return makeError(Where + ": unknown candidate '" + Name + "' (defined: " +
                      (Known.empty() ? "none" : Known) + ")");
   }
+  for (size_t I = 0; I < Cfg.LinkCandidates.size(); ++I) {
+    const std::string &Name = Cfg.LinkCandidates[I];
+    if (Cfg.LinkCandidateLibrary.count(Name))
+      continue;
+    std::string Known;
+    for (const auto &[K, Spec] : Cfg.LinkCandidateLibrary)
+      Known += (Known.empty() ? "" : ", ") + K;
+    std::string Where = I < State.LinkCandidateWhere.size() ? State.LinkCandidateWhere[I]
+                                                            : Cfg.Origin["link_candidates"];
+    return makeError(Where + ": unknown link candidate '" + Name + "' (defined: " +
+                     (Known.empty() ? "none" : Known) + ")");
+  }
   return Cfg;
 }
 
@@ -973,6 +1044,18 @@ std::string formatCandidate(const CandidateSpec &C) {
   Flag("loop_unrolling", C.LoopUnrolling);
   Flag("slp_vectorization", C.SLPVectorization);
   Flag("loop_vectorization", C.LoopVectorization);
+  return Out + " }";
+}
+
+std::string formatLinkCandidate(const LinkCandidateSpec &C) {
+  std::string Out = "{ ";
+  if (!C.Description.empty())
+    Out += "description = " + tomlString(C.Description) + ", ";
+  Out += "pipeline = " + formatValue(C.Pipeline);
+  if (!C.LLVMArgs.empty())
+    Out += ", llvm_args = " + formatValue(C.LLVMArgs);
+  if (!C.LinkerArgs.empty())
+    Out += ", linker_args = " + formatValue(C.LinkerArgs);
   return Out + " }";
 }
 
@@ -1019,6 +1102,9 @@ void printConfig(const Config &Cfg, llvm::raw_ostream &OS) {
   for (const auto &[Name, Spec] : Cfg.CandidateLibrary)
     OS << "(" << originOf(Cfg, "candidate." + Name) << ") candidate." << tomlKey(Name) << " = "
        << formatCandidate(Spec) << "\n";
+  for (const auto &[Name, Spec] : Cfg.LinkCandidateLibrary)
+    OS << "(" << originOf(Cfg, "link_candidate." + Name) << ") link_candidate." << tomlKey(Name)
+       << " = " << formatLinkCandidate(Spec) << "\n";
 }
 
 void printCacheKeySettings(const Config &Cfg, llvm::raw_ostream &OS) {
@@ -1033,6 +1119,8 @@ void printCacheKeySettings(const Config &Cfg, llvm::raw_ostream &OS) {
       OS << S.Key << " = " << S.Format(Cfg) << "\n";
   for (const auto &[Name, Spec] : Cfg.CandidateLibrary)
     OS << "candidate." << tomlKey(Name) << " = " << formatCandidate(Spec) << "\n";
+  for (const auto &[Name, Spec] : Cfg.LinkCandidateLibrary)
+    OS << "link_candidate." << tomlKey(Name) << " = " << formatLinkCandidate(Spec) << "\n";
   // A model named by path is keyed on its content: retraining into the same file must miss.
   for (auto [Key, Value] : {std::pair<const char *, const std::string *>{"agent", &Cfg.Agent},
                             {"inliner", &Cfg.Inliner},

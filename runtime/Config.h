@@ -28,6 +28,17 @@ enum class Metric {
 const char *metricName(Metric M);
 std::optional<Metric> parseMetric(llvm::StringRef S);
 
+// A way to repeat an -flto link (driver/LTOLink.h): what it adds to clang's linker command.
+struct LinkCandidateSpec {
+  std::string Name;
+  std::string Description;
+  // The LTO middle-end as a new-pass-manager pipeline (lld's --lto-newpm-passes, stages
+  // joined by commas); empty: lld's own LTO pipeline, as clang's link.
+  std::vector<std::string> Pipeline;
+  std::vector<std::string> LLVMArgs;   // cl::opt settings for LTO (lld's -mllvm)
+  std::vector<std::string> LinkerArgs; // any other linker arguments, appended as given
+};
+
 struct Config {
   bool Disable = false;
   std::vector<std::string> Levels{"Oz", "Os"}; // -O levels smartcc takes over
@@ -65,6 +76,9 @@ struct Config {
   unsigned Effort = 1;                 // with the agent: 0, 1 or 2 (policies/SequenceAgent.h)
   std::vector<std::string> Candidates; // names of the candidates to evaluate, in order
   std::map<std::string, CandidateSpec> CandidateLibrary; // every candidate defined anywhere
+  bool LTOLinks = true;                    // own -flto links at size levels (driver/LTOLink.h)
+  std::vector<std::string> LinkCandidates; // link candidates tried, in order
+  std::map<std::string, LinkCandidateSpec> LinkCandidateLibrary;
 
   // Where each setting's value came from ("default", a file path, "SMARTCC_METRIC", ...).
   std::map<std::string, std::string> Origin;

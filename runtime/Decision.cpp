@@ -243,6 +243,8 @@ std::string toJSONLine(const TUDecision &D) {
       {"saved", int64_t(D.BaselineValue) - int64_t(D.shippedValue())}};
   if (D.Winner < 0)
     Line["kept_reason"] = D.KeptReason;
+  if (D.Kind != "tu") // a TU's line has no kind, as before links were owned
+    Line["kind"] = D.Kind;
   if (!D.Note.empty())
     Line["note"] = D.Note;
   if (!D.AgentModel.empty())
@@ -260,13 +262,16 @@ std::string toJSONLine(const TUDecision &D) {
 }
 
 Counters statsDelta(const TUDecision &D) {
-  Counters C{{"tu.optimized", 1}};
+  Counters C{{D.Kind + ".optimized", 1}};
   if (D.Winner >= 0)
-    C["tu.won"] = 1;
+    C[D.Kind + ".won"] = 1;
   else
-    C["tu.kept." + D.KeptReason] = 1;
+    C[D.Kind + ".kept." + D.KeptReason] = 1;
+  // A link's counters are its own: "link.bytes.saved", "link.image.code.shipped", ...
+  const std::string Pre = D.Kind == "tu" ? "" : D.Kind + ".";
   // Counters in the metric's unit: bytes, or thousandths of spill cost at -O1..-O3.
-  const std::string Unit = D.SizeMetric == Metric::RegAllocCost ? "regalloc_cost_milli." : "bytes.";
+  const std::string Unit =
+      Pre + (D.SizeMetric == Metric::RegAllocCost ? "regalloc_cost_milli." : "bytes.");
   if (D.BaselineMeasured) {
     C[Unit + "baseline"] = int64_t(D.BaselineValue);
     C[Unit + "shipped"] = int64_t(D.shippedValue());
@@ -279,8 +284,8 @@ Counters statsDelta(const TUDecision &D) {
                                {"data", Base.DataBytes, Ship.DataBytes},
                                {"unwind", Base.UnwindBytes, Ship.UnwindBytes},
                                {"bss", Base.BssBytes, Ship.BssBytes}}) {
-      C[std::string("image.") + Class + ".baseline"] = int64_t(B);
-      C[std::string("image.") + Class + ".shipped"] = int64_t(S);
+      C[Pre + "image." + Class + ".baseline"] = int64_t(B);
+      C[Pre + "image." + Class + ".shipped"] = int64_t(S);
     }
   }
   if (!D.AgentModel.empty()) {
@@ -291,11 +296,11 @@ Counters statsDelta(const TUDecision &D) {
   for (const CandidateReport &R : D.Candidates) {
     if (R.Result.Result == Outcome::NotRun)
       continue;
-    C["candidate.evaluated"] += 1;
+    C[Pre + "candidate.evaluated"] += 1;
     if (R.Result.Result != Outcome::Ok)
-      C[std::string("candidate.discarded.") + outcomeName(R.Result.Result)] += 1;
+      C[Pre + "candidate.discarded." + outcomeName(R.Result.Result)] += 1;
     if (R.Rejected)
-      C[std::string("candidate.rejected.") + R.Rejected] += 1;
+      C[Pre + "candidate.rejected." + R.Rejected] += 1;
   }
   return C;
 }

@@ -39,6 +39,9 @@ struct CandidateReport {
 };
 
 struct TUDecision {
+  // "tu" for a translation unit; "link" for an -flto link (driver/LTOLink.h): its counters
+  // are kept apart (link.*), so that the per-TU figures stay per TU.
+  std::string Kind = "tu";
   std::string Directory, Input, Output, Target, Level; // paths as given, relative to Directory
   Metric SizeMetric = Metric::ImageBytes;
   ShipRules Rules;

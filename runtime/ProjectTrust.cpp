@@ -58,6 +58,8 @@ const char *projectRestriction(StringRef Key, StringRef Value) {
     return "it makes smartcc run gcc";
   if (Key == "candidate")
     return "a candidate's pipeline and LLVM options can write files";
+  if (Key == "link_candidate")
+    return "a link candidate's linker arguments can write files and load plugins";
   if (Key == "trust_project_config")
     return "only your own config may trust project files";
   // Model files: the built-in ones are fine, a path may name a file outside the project.

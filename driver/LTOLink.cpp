@@ -1,0 +1,278 @@
+#include "driver/LTOLink.h"
+#include "runtime/Decision.h"
+#include "runtime/SideOutputs.h"
+#include "runtime/SizeMeasurer.h"
+#include "clang/Driver/Driver.h"
+#include "clang/Driver/Job.h"
+#include "clang/Driver/Tool.h"
+#include "clang/Options/Options.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Option/ArgList.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/Threading.h"
+#include <chrono>
+#include <cmath>
+
+using namespace llvm;
+using namespace clang::driver;
+
+namespace smartcc {
+
+namespace {
+
+// Linker arguments that write files besides the output or print to stdout: a repeated link
+// would write them again (a map file of a candidate that does not ship) or print twice.
+bool writesSideOutput(StringRef A) {
+  for (StringRef Bad : {"-Map", "--Map", "-M", "--print-map", "--why-extract", "--dependency-file",
+                        "obj-path", "save-temps", "emit-asm", "emit-llvm", "thinlto-index-only",
+                        "thinlto-emit", "--reproduce", "--trace", "--version", "-v",
+                        "--verbose", "--print-", "time-trace", "remarks", "--out-implib",
+                        "--call-graph-profile", "-stats", "--stats"})
+    if (A == Bad || A.starts_with(Bad.str() + "=") || (Bad.size() > 3 && A.contains(Bad)))
+      return true;
+  return false;
+}
+
+// The lld link job of an -flto compilation at a size level, or null (with the reason).
+const Command *ownedLink(const Compilation &C, const Config &Cfg, std::string &Reason,
+                         std::string &Level) {
+  const Driver &D = C.getDriver();
+  if (D.getLTOMode() == LTOK_None) {
+    Reason = "not_lto";
+    return nullptr;
+  }
+  const opt::Arg *O = C.getArgs().getLastArg(clang::options::OPT_O_Group);
+  Level = O && O->getOption().matches(clang::options::OPT_O) ? std::string("O") + O->getValue()
+                                                              : "";
+  if (Level != "Oz" && Level != "Os") {
+    Reason = "not_size_level";
+    return nullptr;
+  }
+  if (!Cfg.takesOver(Level)) {
+    Reason = "level_not_enabled";
+    return nullptr;
+  }
+  const Command *Link = nullptr;
+  for (const Command &Job : C.getJobs())
+    if (Job.getCreator().isLinkJob())
+      Link = &Job;
+  if (!Link) {
+    Reason = "no_link";
+    return nullptr;
+  }
+  if (!sys::path::filename(Link->getExecutable()).starts_with("ld.lld")) {
+    Reason = "lto_link_not_lld"; // GNU ld / gold with LLVMgold.so: clang's link, as is
+    return nullptr;
+  }
+  for (const char *A : Link->getArguments())
+    if (writesSideOutput(A)) {
+      Reason = "link_side_output";
+      return nullptr;
+    }
+  return Link;
+}
+
+// The value following "-o" in the linker's arguments.
+std::string linkOutput(const llvm::opt::ArgStringList &Args) {
+  for (size_t I = 0; I + 1 < Args.size(); ++I)
+    if (StringRef(Args[I]) == "-o")
+      return Args[I + 1];
+  return "";
+}
+
+// What a candidate adds to clang's linker command.
+std::vector<std::string> extraLinkerArgs(const LinkCandidateSpec &S, bool Thin) {
+  std::vector<std::string> Out;
+  if (!S.Pipeline.empty()) {
+    std::string Passes;
+    for (const std::string &Stage : S.Pipeline) {
+      std::string St = Stage;
+      // lto<...> is the full-LTO post-link pipeline; a ThinLTO backend's is thinlto<...>.
+      if (Thin && StringRef(St).starts_with("lto<"))
+        St = "thin" + St;
+      Passes += (Passes.empty() ? "" : ",") + St;
+    }
+    Out.push_back("--lto-newpm-passes=" + Passes);
+  }
+  for (const std::string &A : S.LLVMArgs)
+    Out.push_back("-mllvm=" + A);
+  Out.insert(Out.end(), S.LinkerArgs.begin(), S.LinkerArgs.end());
+  return Out;
+}
+
+struct RunningLink {
+  size_t Index;
+  sys::ProcessInfo PI;
+  std::chrono::steady_clock::time_point Start;
+};
+
+double millisSince(std::chrono::steady_clock::time_point T) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - T).count();
+}
+
+} // namespace
+
+void optimizeLTOLink(const Compilation &C, const Config &Cfg, double BaselineMillis) {
+  if (!Cfg.LTOLinks)
+    return;
+  std::string Reason, Level;
+  const Command *Link = ownedLink(C, Cfg, Reason, Level);
+  if (!Link) {
+    if (Reason != "not_lto" && Reason != "no_link")
+      addCounters(Cfg, {{"link.passthrough." + Reason, 1}});
+    return;
+  }
+  const bool Verbose = C.getArgs().hasArg(clang::options::OPT_v);
+  const llvm::opt::ArgStringList &Args = Link->getArguments();
+  std::string Output = linkOutput(Args);
+  if (Output.empty() || Output == "-")
+    return;
+
+  TUDecision D;
+  D.Kind = "link";
+  D.Input = "(LTO link)";
+  D.Output = Output;
+  D.Target = C.getDefaultToolChain().getTripleString();
+  D.Level = Level + " -flto";
+  D.SizeMetric = Cfg.SizeMetric == Metric::IRInstructions ? Metric::ImageBytes : Cfg.SizeMetric;
+  D.Rules.AllowRamGrowth = Cfg.AllowRamGrowth;
+  D.Rules.CodeForUnwind = Cfg.CodeForUnwind;
+  D.BaselineMillis = BaselineMillis;
+  SmallString<256> Cwd;
+  if (!sys::fs::current_path(Cwd))
+    D.Directory = Cwd.str().str();
+  auto Measure = [&](StringRef Path, CandidateResult &R) {
+    ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
+    if (!Buf) {
+      R.Result = Outcome::CodegenFailed;
+      R.setMessage(("cannot read the output: " + Buf.getError().message()).c_str());
+      return;
+    }
+    Expected<FileSize> Size = measureFile((*Buf)->getMemBufferRef());
+    if (!Size) {
+      R.Result = Outcome::CodegenFailed;
+      R.setMessage(toString(Size.takeError()).c_str());
+      return;
+    }
+    R.Result = Outcome::Ok;
+    R.Object = Size->Size;
+  };
+  CandidateResult Base;
+  Measure(Output, Base);
+  if (Base.Result != Outcome::Ok) {
+    D.Note = std::string("cannot measure clang's link: ") + Base.Message;
+  } else {
+    D.Baseline = Base.Object;
+    D.BaselineValue = metricValue(Base.Object, 0, D.SizeMetric);
+    D.BaselineMeasured = true;
+  }
+
+  // The candidates: clang's exact linker command, the output redirected, the candidate's
+  // arguments appended (lld takes the last of a repeated option).
+  const bool Thin = C.getDriver().getLTOMode() == LTOK_Thin;
+  std::vector<std::string> Temps;
+  std::vector<std::vector<std::string>> Commands;
+  for (const std::string &Name : Cfg.LinkCandidates) {
+    const LinkCandidateSpec &Spec = Cfg.LinkCandidateLibrary.at(Name);
+    SmallString<256> Temp;
+    sys::fs::createUniquePath(Output + "-smartcc-" + Name + "-%%%%%%%%.tmp", Temp, false);
+    std::vector<std::string> Cmd{Link->getExecutable()};
+    for (size_t I = 0; I < Args.size(); ++I) {
+      Cmd.push_back(Args[I]);
+      if (StringRef(Args[I]) == "-o" && I + 1 < Args.size())
+        Cmd.push_back(std::string(Temp)), ++I;
+    }
+    for (std::string &A : extraLinkerArgs(Spec, Thin))
+      Cmd.push_back(std::move(A));
+    Temps.push_back(std::string(Temp));
+    Commands.push_back(std::move(Cmd));
+    CandidateReport R;
+    R.Name = Name;
+    D.Candidates.push_back(std::move(R));
+  }
+  if (D.Candidates.empty())
+    D.KeptReason = "no_candidates";
+
+  // A link ends a build (nothing else is left to run beside it): all hardware threads.
+  unsigned Jobs = Cfg.Jobs ? Cfg.Jobs : std::max(1u, llvm::hardware_concurrency().compute_thread_count());
+  std::optional<StringRef> Null = StringRef("/dev/null");
+  std::vector<RunningLink> Active;
+  size_t Next = 0;
+  while (Next < Commands.size() || !Active.empty()) {
+    while (Next < Commands.size() && Active.size() < Jobs) {
+      std::vector<StringRef> Argv(Commands[Next].begin(), Commands[Next].end());
+      std::string Err;
+      sys::ProcessInfo PI =
+          sys::ExecuteNoWait(Argv[0], Argv, std::nullopt, {Null, Null, Null}, 0, &Err);
+      if (PI.Pid == sys::ProcessInfo::InvalidPid) {
+        D.Candidates[Next].Result.Result = Outcome::NotRun;
+        D.Candidates[Next].Result.setMessage(Err.c_str());
+      } else {
+        Active.push_back({Next, PI, std::chrono::steady_clock::now()});
+      }
+      ++Next;
+    }
+    if (Active.empty())
+      continue;
+    // Oldest first: waiting for it blocks (no polling); its own deadline bounds the wait.
+    RunningLink L = Active.front();
+    Active.erase(Active.begin());
+    double Left = double(Cfg.TimeoutMs) - millisSince(L.Start);
+    std::string Err;
+    sys::ProcessInfo Done =
+        sys::Wait(L.PI, unsigned(std::ceil(std::max(Left, 1.0) / 1000.0)), &Err);
+    CandidateResult &R = D.Candidates[L.Index].Result;
+    R.Millis = millisSince(L.Start);
+    if (Done.Pid == 0) { // timed out: sys::Wait killed it
+      sys::Wait(L.PI, std::nullopt);
+      R.Result = Outcome::Timeout;
+    } else if (Done.ReturnCode != 0) {
+      R.Result = Done.ReturnCode < 0 ? Outcome::Crashed : Outcome::CodegenFailed;
+      R.setMessage(Err.empty() ? ("the link failed with status " + std::to_string(Done.ReturnCode)).c_str()
+                               : Err.c_str());
+    } else {
+      Measure(Temps[L.Index], R);
+    }
+  }
+  for (CandidateReport &R : D.Candidates)
+    if (R.Result.Result == Outcome::Ok)
+      R.Value = metricValue(R.Result.Object, 0, D.SizeMetric);
+  if (D.BaselineMeasured && !D.Candidates.empty())
+    chooseWinner(D);
+  else if (!D.BaselineMeasured)
+    D.KeptReason = "baseline_unmeasured";
+
+  if (D.Winner >= 0) {
+    if (std::error_code EC = sys::fs::rename(Temps[size_t(D.Winner)], Output)) {
+      D.Note = "could not replace the output, kept clang's link: " + EC.message();
+      D.Winner = -1;
+      D.KeptReason = "write_failed";
+    }
+  }
+  for (const std::string &T : Temps)
+    sys::fs::remove(T);
+
+  if (Cfg.Explain)
+    printExplain(D, errs());
+  else if (Verbose) {
+    for (const CandidateReport &R : D.Candidates)
+      if (R.Result.Result != Outcome::Ok)
+        errs() << "smartcc: link candidate '" << R.Name << "' discarded ("
+               << outcomeName(R.Result.Result) << "): " << R.Result.Message << "\n";
+    errs() << "smartcc: " << Output << ": shipped "
+           << (D.Winner >= 0 ? "link candidate '" + D.Candidates[D.Winner].Name + "'"
+                             : "clang's -flto link (" + D.KeptReason + ")")
+           << "\n";
+    if (!D.Note.empty())
+      errs() << "smartcc: note: " << D.Note << "\n";
+  }
+  if (!Cfg.LogPath.empty())
+    if (Error E = appendLine(Cfg.LogPath, toJSONLine(D)))
+      warnSideOutput("the log", Cfg.LogPath, std::move(E));
+  addCounters(Cfg, statsDelta(D));
+}
+
+} // namespace smartcc
