@@ -506,6 +506,43 @@ TEST_F(ConfigTest, UnknownCandidateNamesSource) {
             "'_', '.' and '-')");
 }
 
+TEST_F(ConfigTest, LinkCandidates) {
+  // The built-in library's defaults are defined and enabled.
+  auto C = load();
+  ASSERT_LOADED(C);
+  ASSERT_FALSE(C->LinkCandidates.empty());
+  for (const std::string &N : C->LinkCandidates)
+    EXPECT_TRUE(C->LinkCandidateLibrary.count(N)) << N;
+  EXPECT_EQ(C->LinkCandidateLibrary.at("lto-oz-pipeline").Pipeline,
+            std::vector<std::string>{"default<Oz>"});
+
+  // A user's own, with every key; an unknown name is named with its source.
+  Vars["XDG_CONFIG_HOME"] = Root + "/xdg";
+  write("xdg/smartcc/config.toml",
+                        "link_candidates = ['mine']\n[link_candidate.mine]\n"
+                        "description = 'd'\npipeline = ['default<Os>']\n"
+                        "llvm_args = ['-enable-merge-functions']\nlinker_args = ['--icf=all']\n");
+  C = load();
+  ASSERT_LOADED(C);
+  const LinkCandidateSpec &M = C->LinkCandidateLibrary.at("mine");
+  EXPECT_EQ(M.LLVMArgs, std::vector<std::string>{"-enable-merge-functions"});
+  EXPECT_EQ(M.LinkerArgs, std::vector<std::string>{"--icf=all"});
+  EXPECT_EQ(C->LinkCandidates, std::vector<std::string>{"mine"});
+  Vars["SMARTCC_LINK_CANDIDATES"] = "mine,nope";
+  std::string Msg = loadError();
+  EXPECT_EQ(Msg.rfind("SMARTCC_LINK_CANDIDATES=mine,nope: unknown link candidate 'nope'", 0), 0u)
+      << Msg;
+  Vars.erase("SMARTCC_LINK_CANDIDATES");
+  write("xdg/smartcc/config.toml", "[link_candidate.bad]\nlinker_args = ['icf']\n");
+  Msg = loadError();
+  EXPECT_NE(Msg.find("'link_candidate.bad.linker_args': 'icf' must start with '-'"),
+            std::string::npos)
+      << Msg;
+  write("xdg/smartcc/config.toml", "[link_candidate.bad]\nwhat = 1\n");
+  Msg = loadError();
+  EXPECT_NE(Msg.find("unknown key 'link_candidate.bad.what'"), std::string::npos) << Msg;
+}
+
 TEST_F(ConfigTest, CandidateTableParsing) {
   Config C;
   llvm::Error E = applyConfigText(C, R"TOML(
@@ -644,7 +681,9 @@ TEST_F(ConfigTest, ProjectFileMayNotSetWhatWritesOrRuns) {
                {"save_candidates = '/tmp/c'\n", "save_candidates"},
                {"agent = '/tmp/model.smm'\n", "agent"},
                {"trust_project_config = true\n", "trust_project_config"},
-               {"[candidate.x]\npipeline = ['default']\n", "candidate"}};
+               {"[candidate.x]\npipeline = ['default']\n", "candidate"},
+               {"[link_candidate.x]\nlinker_args = ['--load-pass-plugin=/tmp/x.so']\n",
+                "link_candidate"}};
   for (const Case &C : Cases) {
     std::string P = write("work/.smartcc.toml", std::string("jobs = 1\n") + C.Text);
     std::string E = loadError();
