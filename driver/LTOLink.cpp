@@ -1,5 +1,6 @@
 #include "driver/LTOLink.h"
 #include "runtime/Decision.h"
+#include "runtime/ProcessWait.h"
 #include "runtime/SideOutputs.h"
 #include "runtime/SizeMeasurer.h"
 #include "clang/Driver/Driver.h"
@@ -14,6 +15,9 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/Threading.h"
 #include <chrono>
+#include <csignal>
+#include <cstring>
+#include <sys/wait.h>
 #include <cmath>
 
 using namespace llvm;
@@ -199,17 +203,32 @@ void optimizeLTOLink(const Compilation &C, const Config &Cfg, double BaselineMil
   // A link ends a build (nothing else is left to run beside it): all hardware threads.
   unsigned Jobs = Cfg.Jobs ? Cfg.Jobs : std::max(1u, llvm::hardware_concurrency().compute_thread_count());
   std::optional<StringRef> Null = StringRef("/dev/null");
+  // The candidates' shared wall-time allowance (link_time), measured from their start; at
+  // least a second, so that a link too quick to time is not starved.
+  auto PhaseStart = std::chrono::steady_clock::now();
+  const double Allowance =
+      Cfg.LinkTime ? std::max(1000.0, BaselineMillis * Cfg.LinkTime / 100.0) : 0.0;
+  auto AllowanceLeft = [&] {
+    return Allowance ? Allowance - millisSince(PhaseStart) : double(Cfg.TimeoutMs);
+  };
   std::vector<RunningLink> Active;
   size_t Next = 0;
   while (Next < Commands.size() || !Active.empty()) {
     while (Next < Commands.size() && Active.size() < Jobs) {
+      CandidateResult &R = D.Candidates[Next].Result;
+      if (AllowanceLeft() <= 0) {
+        R.Result = Outcome::NotRun;
+        R.setMessage("beyond link_time");
+        ++Next;
+        continue;
+      }
       std::vector<StringRef> Argv(Commands[Next].begin(), Commands[Next].end());
       std::string Err;
       sys::ProcessInfo PI =
           sys::ExecuteNoWait(Argv[0], Argv, std::nullopt, {Null, Null, Null}, 0, &Err);
       if (PI.Pid == sys::ProcessInfo::InvalidPid) {
-        D.Candidates[Next].Result.Result = Outcome::NotRun;
-        D.Candidates[Next].Result.setMessage(Err.c_str());
+        R.Result = Outcome::NotRun;
+        R.setMessage(Err.c_str());
       } else {
         Active.push_back({Next, PI, std::chrono::steady_clock::now()});
       }
@@ -217,22 +236,28 @@ void optimizeLTOLink(const Compilation &C, const Config &Cfg, double BaselineMil
     }
     if (Active.empty())
       continue;
-    // Oldest first: waiting for it blocks (no polling); its own deadline bounds the wait.
+    // Oldest first: waiting for it blocks (no polling) until it ends, its own timeout_ms or
+    // the shared link_time allowance.
     RunningLink L = Active.front();
     Active.erase(Active.begin());
-    double Left = double(Cfg.TimeoutMs) - millisSince(L.Start);
-    std::string Err;
-    sys::ProcessInfo Done =
-        sys::Wait(L.PI, unsigned(std::ceil(std::max(Left, 1.0) / 1000.0)), &Err);
+    double OwnLeft = double(Cfg.TimeoutMs) - millisSince(L.Start);
+    double Left = std::min(OwnLeft, AllowanceLeft());
+    int Status = 0;
+    bool Ended = Left > 0 && waitForExit(L.PI.Pid, int(std::ceil(Left)), Status);
     CandidateResult &R = D.Candidates[L.Index].Result;
     R.Millis = millisSince(L.Start);
-    if (Done.Pid == 0) { // timed out: sys::Wait killed it
-      sys::Wait(L.PI, std::nullopt);
+    if (!Ended) { // out of time
+      ::kill(L.PI.Pid, SIGKILL);
+      waitForExit(L.PI.Pid, -1, Status);
       R.Result = Outcome::Timeout;
-    } else if (Done.ReturnCode != 0) {
-      R.Result = Done.ReturnCode < 0 ? Outcome::Crashed : Outcome::CodegenFailed;
-      R.setMessage(Err.empty() ? ("the link failed with status " + std::to_string(Done.ReturnCode)).c_str()
-                               : Err.c_str());
+      R.setMessage(OwnLeft <= Left ? "timeout_ms" : "beyond link_time");
+    } else if (WIFSIGNALED(Status)) {
+      R.Result = Outcome::Crashed;
+      R.Signal = WTERMSIG(Status);
+      R.setMessage(strsignal(WTERMSIG(Status)));
+    } else if (WEXITSTATUS(Status) != 0) {
+      R.Result = Outcome::CodegenFailed;
+      R.setMessage(("the link failed with status " + std::to_string(WEXITSTATUS(Status))).c_str());
     } else {
       Measure(Temps[L.Index], R);
     }

@@ -1,4 +1,5 @@
 #include "runtime/CandidatePool.h"
+#include "runtime/ProcessWait.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/raw_ostream.h"
@@ -9,9 +10,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <cmath>
-#include <poll.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -76,32 +75,12 @@ double millisSince(std::chrono::steady_clock::time_point T) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - T).count();
 }
 
-// glibc 2.36's <sys/pidfd.h> declares pidfd_open without C linkage: the system call directly.
-int openPidFd(pid_t Pid) { return int(syscall(SYS_pidfd_open, Pid, 0)); }
-
 struct Running {
   pid_t Pid;
   int PidFd; // readable when the process ends; -1 on kernels before 5.3
   size_t Index;
   std::chrono::steady_clock::time_point Start;
 };
-
-// Blocks until the process behind one of PidFds ends or TimeoutMs pass. Waiting is blocking, not
-// polling: under `ulimit -t` or beside a busy build the compiler must not burn CPU while its
-// candidates run. Without pidfds (old kernels) it wakes every 50 ms.
-void waitForAnyExit(const std::vector<int> &PidFds, int TimeoutMs) {
-  std::vector<pollfd> Polled;
-  bool Blind = false;
-  for (int Fd : PidFds) {
-    if (Fd >= 0)
-      Polled.push_back({Fd, POLLIN, 0});
-    else
-      Blind = true;
-  }
-  if (Blind)
-    TimeoutMs = std::min(TimeoutMs, 50);
-  (void)poll(Polled.data(), Polled.size(), std::max(TimeoutMs, 0)); // EINTR: caller re-checks
-}
 
 void recordExit(CandidateResult &R, int Status, bool TimedOut, double Millis) {
   if (TimedOut) {
@@ -243,26 +222,11 @@ void CandidatePool::wait() {
   // launcher itself getting stuck.
   size_t Waves = (Specs.size() + Jobs - 1) / Jobs;
   double Deadline = double(TimeoutMs) * double(Waves + 1) + 5000;
-  auto Start = std::chrono::steady_clock::now();
-  int PidFd = openPidFd(Launcher);
-  while (PidFd >= 0) {
-    double Left = Deadline - millisSince(Start);
-    if (Left <= 0) {
-      close(PidFd);
-      cancel();
-      return;
-    }
-    pollfd P{PidFd, POLLIN, 0};
-    if (poll(&P, 1, int(std::ceil(Left))) > 0)
-      break;
-  }
-  if (PidFd >= 0)
-    close(PidFd);
-  // Without a pidfd the deadline is not enforced here; the launcher's own timeouts and each
-  // candidate's alarm still bound the wait.
   int Status;
-  while (waitpid(Launcher, &Status, 0) < 0 && errno == EINTR)
-    ;
+  if (!waitForExit(Launcher, int(std::min(Deadline, 2e9)), Status)) {
+    cancel();
+    return;
+  }
   Launcher = -1;
 }
 

@@ -78,6 +78,9 @@ struct Config {
   std::map<std::string, CandidateSpec> CandidateLibrary; // every candidate defined anywhere
   bool LTOLinks = true;                    // own -flto links at size levels (driver/LTOLink.h)
   std::vector<std::string> LinkCandidates; // link candidates tried, in order
+  // Wall time of the link candidates together, in percent of clang's own link: with two
+  // candidates per hardware thread the whole link stays within 3x clang's (issue 19's limit).
+  unsigned LinkTime = 200;
   std::map<std::string, LinkCandidateSpec> LinkCandidateLibrary;
 
   // Where each setting's value came from ("default", a file path, "SMARTCC_METRIC", ...).
