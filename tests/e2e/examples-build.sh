@@ -62,6 +62,8 @@ build_all() {
     "$out/cross.log"
   run "$out/cross-make.log" make -C "$out/cross-make" -f "$EX/aarch64-cross/Makefile" \
     CC="$bin/aarch64-linux-gnu-smartcc" check
+  cmake_example "$EX/aarch64-firmware-lto" "$out/firmware" "$TC/smartcc-aarch64-linux-gnu.cmake" \
+    "$bin" "$out/firmware.log"
 }
 
 build_all "$BIN_DIR" "$SCRATCH/smartcc"
@@ -77,10 +79,11 @@ compare() {
   cmp -s "$s/output.txt" "$4" || die "$1: output differs from $4"
   printf '%-22s OK  smartcc == clang-22 == expected; %s %s bytes vs %s  [%s]\n' "$1" "$3" \
     "$(stat -c %s "$s/$3")" "$(stat -c %s "$c/$3")" \
-    "$(grep -m1 -E 'checksum|^lines|^matmul' "$s/output.txt")"
+    "$(grep -m1 -E 'checksum|^lines|^matmul|^frame' "$s/output.txt")"
 }
 compare make-project make calc "$EX/make-project/expected.txt"
 compare cmake-project cmake wordstats "$EX/cmake-project/expected.txt"
 compare aarch64-cross/cmake cross crunch "$EX/aarch64-cross/expected.txt"
 compare aarch64-cross/make cross-make crunch "$EX/aarch64-cross/expected.txt"
+compare aarch64-firmware-lto firmware sensord "$EX/aarch64-firmware-lto/expected.txt"
 echo "examples-build: all examples OK in $((SECONDS - START))s"
