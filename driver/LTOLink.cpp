@@ -29,13 +29,19 @@ namespace {
 
 // Linker arguments that write files besides the output or print to stdout: a repeated link
 // would write them again (a map file of a candidate that does not ship) or print twice.
+// Options are matched whole (alone or with "="), so that --version-script is not --version;
+// the fragments match any spelling (-plugin-opt=obj-path=, --lto-obj-path=, ...).
 bool writesSideOutput(StringRef A) {
-  for (StringRef Bad : {"-Map", "--Map", "-M", "--print-map", "--why-extract", "--dependency-file",
-                        "obj-path", "save-temps", "emit-asm", "emit-llvm", "thinlto-index-only",
-                        "thinlto-emit", "--reproduce", "--trace", "--version", "-v",
-                        "--verbose", "--print-", "time-trace", "remarks", "--out-implib",
-                        "--call-graph-profile", "-stats", "--stats"})
-    if (A == Bad || A.starts_with(Bad.str() + "=") || (Bad.size() > 3 && A.contains(Bad)))
+  for (StringRef Option : {"-Map", "--Map", "-M", "--print-map", "--why-extract",
+                           "--dependency-file", "--reproduce", "--trace", "-t", "--version",
+                           "-v", "--verbose", "--out-implib", "--print-archive-stats",
+                           "--print-symbol-order", "--print-gc-sections", "--print-icf-sections",
+                           "--print-memory-usage"})
+    if (A == Option || A.starts_with((Option + "=").str()))
+      return true;
+  for (StringRef Fragment : {"obj-path", "save-temps", "emit-asm", "emit-llvm",
+                             "thinlto-index-only", "thinlto-emit", "time-trace", "remarks"})
+    if (A.contains(Fragment))
       return true;
   return false;
 }

@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """link-bench.py: clang-22 -Oz against smartcc -Oz on real projects, judged by the LINKED image.
 
-    scripts/link-bench.py OUT [--isa x86_64,aarch64,aarch64-fw] [--projects a,b] [--bin DIR]
+    scripts/link-bench.py OUT [--isa x86_64,aarch64,aarch64-fw,x86_64-lto,aarch64-fw-lto]
+                              [--projects a,b] [--bin DIR]
                               [--jobs N] [--force] [--report-only] [--recipes FILE] [--keep-trees]
     scripts/link-bench.py --self-test [OUT]
 
 Every project of scripts/link-bench-projects.toml is built from its Debian source package twice
-per configuration ("ISA": x86_64, aarch64, aarch64-fw = static firmware-style AArch64), once with
+per configuration ("ISA": x86_64, aarch64, aarch64-fw = static firmware-style AArch64, and the
+LTO configurations x86_64-lto, aarch64-fw-lto where smartcc owns the -flto links), once with
 clang-22 and once with smartcc, with the same flags. Each build is configured, built, installed
 into a DESTDIR (what is installed is what users ship) and measured; the project's own tests run
 on smartcc's build (and on clang's too when they fail there, to tell a smartcc regression from a
@@ -15,8 +17,10 @@ project or emulator problem).
 Size ratios are clang/smartcc (> 1: smartcc smaller); time ratios are smartcc/clang.
 
 State: OUT/steps/PROJECT.CONFIG.COMPILER.json, one per finished step; a re-run reuses a step
-whose recipe (commands, flags, compiler paths) is unchanged, --force redoes it. OUT/results.json,
-OUT/report.md and OUT/report.html are rewritten after every step. Python 3.11 standard library only.
+whose recipe (commands, flags, compiler paths) is unchanged, --force redoes it. smartcc's
+decision log and counters of the build and install phases give the TU and link decisions.
+OUT/results.json, OUT/report.md and OUT/report.html are rewritten after every step. Python 3.11
+standard library only.
 """
 import argparse, datetime, hashlib, html, json, math, os, re, resource, shlex, shutil
 import string, subprocess, sys, tempfile, time, tomllib
@@ -260,17 +264,43 @@ def load_recipes(path):
 PHASES = ("prepare", "configure", "build", "install", "test")
 
 
+def config_chain(recipes, config):
+    """The configuration and the ones it is based on (`base = "NAME"`), base first."""
+    chain, name = [], config
+    while name:
+        if name in chain or name not in recipes["configs"]:
+            raise SystemExit(f"link-bench: configuration {config}: bad base {name}")
+        chain.insert(0, name)
+        name = recipes["configs"][name].get("base")
+    return chain
+
+
+def config_for(recipes, config):
+    """A configuration's settings: its base's (`base = "x86_64"`), overridden key by key by its
+    own; the `env` and `files` tables are merged entry by entry."""
+    c = {}
+    for name in config_chain(recipes, config):
+        for k, v in recipes["configs"][name].items():
+            if isinstance(v, dict):
+                c[k] = dict(c.get(k, {}), **v)
+            else:
+                c[k] = v
+    return c
+
+
 def recipe_for(recipes, project, config):
     """The project's commands for one configuration: project keys, overridden by the
-    project's [projects.P.CONFIG] table."""
+    project's [projects.P.BASE] table of each configuration it is based on, then by
+    [projects.P.CONFIG] (so [projects.zlib.aarch64-fw] also applies to aarch64-fw-lto)."""
     p = recipes["projects"][project]
     r = {k: v for k, v in p.items() if not isinstance(v, dict)}
-    r.update(p.get(config, {}))
+    for name in config_chain(recipes, config):
+        r.update(p.get(name, {}))
     return r
 
 
 def step_env(recipes, config, compiler, bin_dir, jobs, work, src, destdir):
-    c = recipes["configs"][config]
+    c = config_for(recipes, config)
     target = c.get("target", "")
     tflag = f" --target={target}" if c.get("cross") else ""
     if compiler == "clang":
@@ -278,7 +308,8 @@ def step_env(recipes, config, compiler, bin_dir, jobs, work, src, destdir):
     else:
         cc, cxx = os.path.join(bin_dir, "smartcc"), os.path.join(bin_dir, "smartc++")
     env = dict(os.environ)
-    for k in ("CFLAGS", "CXXFLAGS", "LDFLAGS", "CPPFLAGS", "MAKEFLAGS", "SMARTCC_LOG"):
+    for k in ("CFLAGS", "CXXFLAGS", "LDFLAGS", "CPPFLAGS", "MAKEFLAGS", "SMARTCC_LOG",
+              "SMARTCC_STATS_DIR", "AR", "RANLIB", "NM", "CMAKE_TOOLCHAIN_FILE"):
         env.pop(k, None)
     v = {
         "CC": cc + tflag, "CXX": cxx + tflag, "CC_TOOL": cc, "CXX_TOOL": cxx,
@@ -303,8 +334,11 @@ def step_env(recipes, config, compiler, bin_dir, jobs, work, src, destdir):
 
 
 def recipe_hash(recipes, project, config, compiler, bin_dir):
-    c = recipes["configs"][config]
-    key = json.dumps([recipe_for(recipes, project, config), c, compiler,
+    """What a step's result depends on. Not the project's `configs` list: adding a configuration
+    to a project leaves its other configurations' steps valid."""
+    c = config_for(recipes, config)
+    r = {k: v for k, v in recipe_for(recipes, project, config).items() if k != "configs"}
+    key = json.dumps([r, c, compiler,
                       CLANG if compiler == "clang" else os.path.realpath(bin_dir)],
                      sort_keys=True)
     return hashlib.sha256(key.encode()).hexdigest()[:16]
@@ -337,29 +371,129 @@ def tail(path, n=25):
         return []
 
 
-def decision_summary(path):
-    tus = shipped = 0
-    saved = 0
-    cpu_ms = 0.0
+def log_lines(path):
     if os.path.exists(path):
         for line in open(path, errors="replace"):
             try:
-                d = json.loads(line)
+                yield json.loads(line)
             except ValueError:
                 continue
-            tus += 1
-            if d.get("chosen", "baseline") != "baseline":
-                shipped += 1
-            saved += d.get("saved", 0) or 0
-            cpu_ms += (d.get("agent") or {}).get("cpu_ms", 0) or 0
+
+
+def decision_summary(path):
+    """The translation units of smartcc's decision log (the link lines are link_summary's)."""
+    tus = shipped = 0
+    saved = 0
+    cpu_ms = 0.0
+    for d in log_lines(path):
+        if d.get("kind", "tu") != "tu":
+            continue
+        tus += 1
+        if d.get("chosen", "baseline") != "baseline":
+            shipped += 1
+        saved += d.get("saved", 0) or 0
+        cpu_ms += (d.get("agent") or {}).get("cpu_ms", 0) or 0
     return {"tus": tus, "candidate_shipped": shipped, "saved_bytes": saved,
             "agent_cpu_ms": round(cpu_ms, 1)}
+
+
+def makespan(durations, jobs):
+    """Wall time of smartcc's candidate links: started in order, at most `jobs` at once, the
+    oldest waited for first (driver/LTOLink.cpp)."""
+    active, t, nxt = [], 0.0, 0
+    while nxt < len(durations) or active:
+        while nxt < len(durations) and len(active) < jobs:
+            active.append(t + durations[nxt])
+            nxt += 1
+        t = max(t, active.pop(0))
+    return t
+
+
+def stats_counters(bin_dir, stats_dir):
+    """smartcc's counters of one phase (SMARTCC_STATS_DIR was the phase's own directory)."""
+    if not os.path.isdir(stats_dir):
+        return {}
+    env = dict(os.environ, SMARTCC_STATS_DIR=stats_dir)
+    r = subprocess.run([os.path.join(bin_dir, "smartcc"), "--smartcc-stats-json"], env=env,
+                       capture_output=True, text=True)
+    try:
+        return json.loads(r.stdout).get("counters", {})
+    except ValueError:
+        return {}
+
+
+def link_summary(logs, counters, jobs):
+    """smartcc's owned -flto links (the log's "kind": "link" lines of the build and install
+    phases) and the links it left to clang (the link.passthrough.REASON counters)."""
+    s = {"owned": 0, "candidate_shipped": 0, "shipped": {}, "kept": {}, "saved_bytes": 0,
+         "baseline_bytes": 0, "candidate_failures": {}, "clang_link_ms": 0.0,
+         "smartcc_link_ms": 0.0, "candidate_ms": 0.0, "link_jobs": jobs, "passthrough": {},
+         "by_phase": {}}
+    for phase, path in logs:
+        for d in log_lines(path):
+            if d.get("kind") != "link":
+                continue
+            s["owned"] += 1
+            s["by_phase"][phase] = s["by_phase"].get(phase, 0) + 1
+            chosen = d.get("chosen", "baseline")
+            if chosen != "baseline":
+                s["candidate_shipped"] += 1
+                s["shipped"][chosen] = s["shipped"].get(chosen, 0) + 1
+            else:
+                why = d.get("kept_reason", "?")
+                s["kept"][why] = s["kept"].get(why, 0) + 1
+            s["saved_bytes"] += d.get("saved", 0) or 0
+            base = d.get("baseline") or {}
+            s["baseline_bytes"] += base.get("value", 0) or 0
+            cands = d.get("candidates") or []
+            for c in cands:
+                if c.get("outcome", "ok") != "ok":
+                    key = f"{c.get('name')}: {c.get('outcome')}"
+                    s["candidate_failures"][key] = s["candidate_failures"].get(key, 0) + 1
+            ms = [c.get("ms", 0) or 0 for c in cands]
+            s["clang_link_ms"] += base.get("ms", 0) or 0
+            s["candidate_ms"] += sum(ms)
+            s["smartcc_link_ms"] += (base.get("ms", 0) or 0) + makespan(ms, jobs)
+    for c in counters:
+        for k, v in c.items():
+            if k.startswith("link.passthrough."):
+                r = k[len("link.passthrough."):]
+                s["passthrough"][r] = s["passthrough"].get(r, 0) + v
+    for k in ("clang_link_ms", "smartcc_link_ms", "candidate_ms"):
+        s[k] = round(s[k], 1)
+    return s
+
+
+def core_id(bin_dir):
+    """Which smartcc-core built a step (the binary may be rebuilt during a long run)."""
+    core = os.path.join(bin_dir, "smartcc-core")
+    try:
+        st = os.stat(core)
+        with open(core, "rb") as f:
+            digest = hashlib.sha256(f.read()).hexdigest()[:12]
+    except OSError:
+        return None
+    when = datetime.datetime.fromtimestamp(st.st_mtime).isoformat(timespec="seconds")
+    return f"{digest} ({when})"
+
+
+def link_jobs():
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+# The build tree's directory per compiler: names of the same length, since a build path can end
+# up in what is installed (CMake's build-tree RUNPATH, rewritten in place at install, leaves its
+# length in .dynstr: "smartcc" made libjpeg-turbo's programs 2 bytes larger than "clang" did).
+WORK_TAG = {"clang": "clang", "smartcc": "smart"}
 
 
 def run_step(args, recipes, project, config, compiler, measurer, path):
     r = recipe_for(recipes, project, config)
     name = f"{project}.{config}.{compiler}"
-    work = os.path.join(args.out, "work", name)
+    work = os.path.join(args.out, "work", f"{project}.{config}.{WORK_TAG[compiler]}")
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
     src = os.path.join(work, "src")
@@ -382,14 +516,20 @@ def run_step(args, recipes, project, config, compiler, measurer, path):
         return res
     env = step_env(recipes, config, compiler, args.bin, args.jobs, work, src, destdir)
     decisions = os.path.join(work, "decisions.jsonl")
+    # smartcc's decision log and counters of the phases that make what is installed: the build
+    # (TUs and links) and the install (libtool relinks there). Not configure: any SMARTCC_
+    # variable sends every command through smartcc's core, which would slow the probes down.
+    recorded = {"build": (decisions, os.path.join(work, "stats", "build")),
+                "install": (os.path.join(work, "decisions.install.jsonl"),
+                            os.path.join(work, "stats", "install"))}
     timeout = int(r.get("timeout", 3600))
     for phase in ("prepare", "configure", "build", "install"):
         cmd = r.get(phase)
         if not cmd:
             continue
         penv = dict(env)
-        if compiler == "smartcc" and phase == "build":
-            penv["SMARTCC_LOG"] = decisions
+        if compiler == "smartcc" and phase in recorded:
+            penv["SMARTCC_LOG"], penv["SMARTCC_STATS_DIR"] = recorded[phase]
         log(f"  {name}: {phase}")
         rc, wall, cpu = run_phase(cmd, src, penv, logf, timeout)
         res["phases"][phase] = {"rc": rc, "wall_s": round(wall, 3), "cpu_s": round(cpu, 3)}
@@ -404,9 +544,16 @@ def run_step(args, recipes, project, config, compiler, measurer, path):
             res.update(status="failed", failed_phase="install",
                        error="the install step installed no ELF file")
     if compiler == "smartcc":
+        res["core"] = core_id(args.bin)
         res["decisions"] = decision_summary(decisions)
-        if os.path.exists(decisions):
-            shutil.copyfile(decisions, os.path.join(args.out, "logs", name + ".decisions.jsonl"))
+        res["links"] = link_summary(
+            [(ph, lg) for ph, (lg, _) in recorded.items()],
+            [stats_counters(args.bin, st) for _, st in recorded.values()], link_jobs())
+        for ph, (lg, _) in recorded.items():
+            if os.path.exists(lg):
+                shutil.copyfile(lg, os.path.join(
+                    args.out, "logs", name + (".decisions.jsonl" if ph == "build" else
+                                              f".{ph}.decisions.jsonl")))
     if res["status"] == "ok" and r.get("test") and (compiler == "smartcc" or args.test_clang):
         log(f"  {name}: test")
         rc, wall, cpu = run_phase(r["test"], src, env, logf, int(r.get("test_timeout", 3600)))
@@ -477,6 +624,8 @@ def compare(c, s):
     row["objects_smaller"] = sum(1 for k in common if os_[k] < oc[k])
     row["objects_larger"] = sum(1 for k in common if os_[k] > oc[k])
     row["decisions"] = s.get("decisions", {})
+    if s.get("links"):
+        row["links"] = s["links"]
     pc, ps = c["phases"], s["phases"]
     row["time"] = {}
     for phase in ("configure", "build"):
@@ -536,7 +685,64 @@ def totals(rows):
                         for k in ("wall_s", "cpu_s")}
     t["tests_pass"] = sum(1 for r in ok if r["tests"] == "pass")
     t["tests_fail"] = sum(1 for r in ok if r["tests"] == "FAIL")
+    links = merge_links([r["links"] for r in ok if r.get("links")])
+    if links:
+        t["links"] = links
     return t
+
+
+def merge_links(summaries):
+    """The sum of link_summary's over projects (None when no project recorded one)."""
+    if not summaries:
+        return None
+    t = {}
+    for s in summaries:
+        for k, v in s.items():
+            if k == "link_jobs":
+                t[k] = v
+            elif isinstance(v, dict):
+                d = t.setdefault(k, {})
+                for kk, vv in v.items():
+                    d[kk] = d.get(kk, 0) + vv
+            else:
+                t[k] = t.get(k, 0) + v
+    for k in ("clang_link_ms", "smartcc_link_ms", "candidate_ms"):
+        t[k] = round(t.get(k, 0), 1)
+    return t
+
+
+def has_links(s):
+    return bool(s and (s.get("owned") or s.get("passthrough")))
+
+
+def f_counts(d):
+    return ", ".join(f"{k} {v}" for k, v in sorted(d.items(), key=lambda kv: (-kv[1], kv[0]))) \
+        or "-"
+
+
+def link_row(s):
+    """The cells of the link-decision table: owned, shipped (which), kept (why), bytes saved,
+    left to clang (why), link time smartcc/clang (estimated), candidate link CPU / clang's."""
+    base, saved = s["baseline_bytes"], s["saved_bytes"]
+    return [str(s["owned"]), f"{s['candidate_shipped']} ({f_counts(s['shipped'])})"
+            if s["candidate_shipped"] else "0", f_counts(s["kept"]),
+            f"{f_bytes(saved)} ({f_pct(base, base - saved)})",
+            f_counts(s["passthrough"]),
+            f_ratio(ratio(s["smartcc_link_ms"], s["clang_link_ms"]), 2),
+            f_ratio(ratio(s["clang_link_ms"] + s["candidate_ms"], s["clang_link_ms"]), 2)]
+
+
+LINK_HEADER = ["project", "links owned", "candidate shipped (which)", "clang's link kept (why)",
+               "bytes saved by the link step", "links left to clang (why)",
+               "link wall smartcc/clang (est.)", "link CPU smartcc/clang"]
+LINK_NOTE = ("Links: smartcc's decision log (`\"kind\": \"link\"` lines) of the build and "
+             "install phases; *left to clang* are its `link.passthrough.REASON` counters "
+             "(`lto_link_not_lld`: a GNU linker; `link_side_output`: -Wl,-Map and the like; "
+             "`not_size_level`: no -Oz/-Os on the link line). Bytes saved: baseline minus shipped "
+             "image of the owned links, in % of their baseline. Link wall: clang's link time "
+             "inside smartcc (the baseline) plus the candidate links run {jobs} at once, as "
+             "smartcc schedules them, over the baseline; link CPU: baseline plus every candidate "
+             "link, over the baseline.")
 
 
 # ---------------------------------------------------------------- reports
@@ -559,7 +765,12 @@ def f_bytes(n):
 def markdown(results):
     L = ["# link-bench: clang-22 -Oz vs smartcc -Oz, linked images", "",
          f"Generated {results['generated']}; smartcc from `{results['bin']}`; measured with "
-         f"{results['measured_with']}.", "", CONVENTION,
+         f"{results['measured_with']}.", ""]
+    if len(results.get("cores", [])) > 1:
+        L += [f"**Warning: the smartcc steps ran with {len(results['cores'])} different "
+              f"smartcc-core binaries** ({'; '.join(results['cores'])}): rebuilt during the run; "
+              "rerun the older steps (`--force --compilers smartcc`) for one binary.", ""]
+    L += [CONVENTION,
          "Image = file-backed allocated bytes (code + rodata + data + unwind) of every ELF "
          "executable and shared library the install step installed; bss costs RAM only; "
          "stripped = llvm-strip'd file size; archives = object image bytes of installed static "
@@ -617,6 +828,15 @@ def markdown(results):
                   f"{f_ratio(t.get('build', {}).get('cpu_s'), 2)}",
                   f"- tests on smartcc's build: {t['tests_pass']} pass, {t['tests_fail']} fail",
                   ""]
+        ok_links = [r for r in rows if r["status"] == "ok" and has_links(r.get("links"))]
+        if ok_links:
+            L += [f"**Link decisions ({cfg})**", "",
+                  "| " + " | ".join(LINK_HEADER) + " |", "|---" * len(LINK_HEADER) + "|"]
+            for r in ok_links:
+                L.append(f"| {r['project']} | " + " | ".join(link_row(r["links"])) + " |")
+            if t.get("links"):
+                L.append("| **total** | " + " | ".join(link_row(t["links"])) + " |")
+            L += ["", LINK_NOTE.format(jobs=ok_links[0]["links"].get("link_jobs", "?")), ""]
         if block.get("pending"):
             L += [f"Not run yet: {', '.join(block['pending'])}", ""]
     g = results.get("total")
@@ -787,6 +1007,19 @@ def html_report(results):
                 f"{f_ratio(t.get('build', {}).get('wall_s'), 2)}, build CPU "
                 f"{f_ratio(t.get('build', {}).get('cpu_s'), 2)}. Tests on smartcc's build: "
                 f"{t['tests_pass']} pass, {t['tests_fail']} fail.</p>")
+        ok_links = [r for r in rows if r["status"] == "ok" and has_links(r.get("links"))]
+        if ok_links:
+            P.append(f"<h3>Link decisions, {e(cfg)}</h3><table><tr>" +
+                     "".join(f"<th>{e(h)}</th>" for h in LINK_HEADER) + "</tr>")
+            for r in ok_links:
+                P.append(f"<tr><td>{e(r['project'])}</td>" +
+                         "".join(f"<td>{e(x)}</td>" for x in link_row(r["links"])) + "</tr>")
+            if t.get("links"):
+                P.append("<tr><td><b>total</b></td>" +
+                         "".join(f"<td><b>{e(x)}</b></td>" for x in link_row(t["links"])) +
+                         "</tr>")
+            P.append("</table><p>" + e(LINK_NOTE.format(
+                jobs=ok_links[0]["links"].get("link_jobs", "?"))).replace("`", "") + "</p>")
         if block.get("pending"):
             P.append(f"<p>Not run yet: {e(', '.join(block['pending']))}</p>")
     P.append("</body></html>")
@@ -797,7 +1030,7 @@ def aggregate(args, recipes, plan, measured_with):
     results = {"generated": datetime.datetime.now().isoformat(timespec="seconds"),
                "bin": os.path.realpath(args.bin), "clang": CLANG, "convention": CONVENTION,
                "measured_with": measured_with, "configs": {}}
-    all_rows, methods, bins = [], set(), set()
+    all_rows, methods, bins, cores = [], set(), set(), set()
     for cfg in args.isa:
         rows, pending = [], []
         for p in [p for (p, c) in plan if c == cfg]:
@@ -810,12 +1043,14 @@ def aggregate(args, recipes, plan, measured_with):
                         methods.add(steps[comp]["measured_with"])
                     if comp == "smartcc" and steps[comp].get("bin"):
                         bins.add(steps[comp]["bin"])
+                    if comp == "smartcc" and steps[comp].get("core"):
+                        cores.add(steps[comp]["core"])
             if len(steps) == 2:
                 rows.append(compare(steps["clang"], steps["smartcc"]))
             else:
                 pending.append(p)
         t = totals(rows)
-        results["configs"][cfg] = {"description": recipes["configs"][cfg].get("description", ""),
+        results["configs"][cfg] = {"description": config_for(recipes, cfg).get("description", ""),
                                    "rows": rows, "totals": t, "pending": pending}
         all_rows += rows
     results["total"] = totals(all_rows)
@@ -823,6 +1058,7 @@ def aggregate(args, recipes, plan, measured_with):
         results["measured_with"] = ", ".join(sorted(methods))
     if bins:
         results["bin"] = ", ".join(sorted(bins))
+    results["cores"] = sorted(cores)
     with open(os.path.join(args.out, "results.json"), "w") as f:
         json.dump(results, f, indent=1)
     with open(os.path.join(args.out, "report.md"), "w") as f:
@@ -869,7 +1105,7 @@ def main():
     ap.add_argument("out", nargs="?")
     ap.add_argument("--isa", default=None,
                     help="configurations, comma-separated (default: all in the recipes: "
-                         "x86_64,aarch64,aarch64-fw)")
+                         "x86_64,aarch64,aarch64-fw,x86_64-lto,aarch64-fw-lto)")
     ap.add_argument("--projects", default=None, help="comma-separated (default: all)")
     ap.add_argument("--bin", default=os.path.join(REPO, "build", "bin"),
                     help="directory with smartcc, smartc++ (and smartcc-size)")
