@@ -93,9 +93,26 @@ std::string linkOutput(const llvm::opt::ArgStringList &Args) {
   return "";
 }
 
+// smartcc's LTO pass plugin (runtime/lto/LTOPassPlugin.cpp): <bin>/../lib/smartcc, in the
+// build tree as when installed.
+std::string ltoPluginPath() {
+  std::string Self = sys::fs::getMainExecutable(nullptr, (void *)&ltoPluginPath);
+  SmallString<256> P(sys::path::parent_path(sys::path::parent_path(Self)));
+  sys::path::append(P, "lib", "smartcc", "smartcc-lto-plugin.so");
+  return std::string(P);
+}
+
+bool usesPlugin(const LinkCandidateSpec &S) {
+  return llvm::any_of(S.Pipeline, [](const std::string &St) {
+    return StringRef(St).contains("smartcc-");
+  });
+}
+
 // What a candidate adds to clang's linker command.
 std::vector<std::string> extraLinkerArgs(const LinkCandidateSpec &S, bool Thin) {
   std::vector<std::string> Out;
+  if (usesPlugin(S))
+    Out.push_back("--load-pass-plugin=" + ltoPluginPath());
   if (!S.Pipeline.empty()) {
     std::string Passes;
     for (const std::string &Stage : S.Pipeline) {
@@ -222,6 +239,13 @@ void optimizeLTOLink(const Compilation &C, const Config &Cfg, double BaselineMil
   while (Next < Commands.size() || !Active.empty()) {
     while (Next < Commands.size() && Active.size() < Jobs) {
       CandidateResult &R = D.Candidates[Next].Result;
+      if (usesPlugin(Cfg.LinkCandidateLibrary.at(D.Candidates[Next].Name)) &&
+          !sys::fs::exists(ltoPluginPath())) {
+        R.Result = Outcome::NotRun;
+        R.setMessage(("smartcc's LTO pass plugin is missing: " + ltoPluginPath()).c_str());
+        ++Next;
+        continue;
+      }
       if (AllowanceLeft() <= 0) {
         R.Result = Outcome::NotRun;
         R.setMessage("beyond link_time");
