@@ -44,7 +44,10 @@ void chooseWinner(TUDecision &D) {
     if (C.Value >= D.BaselineValue)
       continue;
     // Only a candidate that would win is judged by the rules, so the counts say what they cost.
-    if ((C.Rejected = brokenShipRule(C.Result.Object, D.Baseline, D.Rules))) {
+    C.Rejected = brokenShipRule(C.Result.Object, D.Baseline, D.Rules);
+    if (!C.Rejected && D.Rules.Active && !C.NewUndefined.empty())
+      C.Rejected = "new_undefined_symbol";
+    if (C.Rejected) {
       AnyRejected = true;
       continue;
     }
@@ -86,9 +89,12 @@ static void printRow(raw_ostream &OS, StringRef Name, StringRef Value, StringRef
   OS << format(" %7.0f  %s\n", Millis, Outcome.str().c_str());
 }
 
-static std::string ruleInWords(const char *Rule) {
-  if (StringRef(Rule) == "ram_growth")
+static std::string ruleInWords(const CandidateReport &C) {
+  StringRef Rule = C.Rejected;
+  if (Rule == "ram_growth")
     return "smaller, not shipped: its writable data (RAM) grows";
+  if (Rule == "new_undefined_symbol")
+    return "smaller, not shipped: it needs '" + C.NewUndefined + "', which clang's object does not";
   return "smaller, not shipped: trades code bytes for unwind tables";
 }
 
@@ -122,7 +128,7 @@ void printExplain(const TUDecision &D, raw_ostream &OS) {
     const CandidateReport &C = D.Candidates[I];
     std::string Outcome = int(I) == D.Winner ? "shipped" : outcomeName(C.Result.Result);
     if (C.Result.Result == Outcome::Ok && int(I) != D.Winner)
-      Outcome = C.Rejected                   ? ruleInWords(C.Rejected)
+      Outcome = C.Rejected                   ? ruleInWords(C)
                 : C.Value < D.BaselineValue ? "smaller, not best"
                                             : "not smaller";
     if (C.Result.Result != Outcome::Ok && C.Result.Message[0])
@@ -210,6 +216,8 @@ std::string toJSONLine(const TUDecision &D) {
     }
     if (C.Rejected)
       O["rejected"] = C.Rejected;
+    if (!C.NewUndefined.empty())
+      O["new_undefined"] = C.NewUndefined;
     if (C.Result.Result == Outcome::Ok)
       O["regalloc_cost"] = C.Result.RegAllocCost;
     if (C.Result.RegAllocRanges) {

@@ -33,6 +33,9 @@ struct CandidateReport {
   CandidateResult Result;
   uint64_t Value = 0; // in the metric's unit; meaningful when Result.Result == Outcome::Ok
   const char *Rejected = nullptr;    // the ship rule a smaller candidate broke, if any
+  // A symbol the candidate's object needs and clang's does not (runtime/UndefinedSymbols.h):
+  // such a candidate never ships (rule "new_undefined_symbol").
+  std::string NewUndefined;
   std::string Sequence;              // an agent proposal's action sequence
   std::string ActionSpace;           // ... and the space its action names come from
   std::optional<float> Predicted;    // its predicted gain, 100*log(clang / candidate)

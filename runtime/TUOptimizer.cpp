@@ -9,6 +9,7 @@
 #include "runtime/Harvester.h"
 #include "runtime/SideOutputs.h"
 #include "runtime/Stats.h"
+#include "runtime/UndefinedSymbols.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
@@ -41,6 +42,13 @@ struct PipelineStartHook : PassInfoMixin<PipelineStartHook> {
   }
   static bool isRequired() { return true; }
 };
+
+Expected<std::string> readWholeFile(StringRef Path) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
+  if (!Buf)
+    return errorCodeToError(Buf.getError());
+  return (*Buf)->getBuffer().str();
+}
 
 } // namespace
 
@@ -278,12 +286,14 @@ void TUOptimizer::finish(bool CompileSucceeded) {
 
   // Baseline: clang's object as written, or the replica's measurement.
   const CandidateResult *Replica = nullptr;
+  std::pair<CandidatePool *, size_t> ReplicaOrigin{nullptr, 0};
   std::vector<std::pair<CandidatePool *, size_t>> Origins; // of each entry of D.Candidates
   auto Report = [&](CandidatePool &P, size_t I) {
     const CandidateResult &R = P.result(I);
     const CandidateSpec &Spec = P.spec(I);
     if (Spec.Replica) {
       Replica = &R;
+      ReplicaOrigin = {&P, I};
       return;
     }
     CandidateReport C{Spec.Name, R, ValueOf(R)};
@@ -327,6 +337,36 @@ void TUOptimizer::finish(bool CompileSucceeded) {
         }
       if (!D.BaselineMeasured)
         D.Note = "LLVM's own allocation was not measured: clang's object kept";
+    }
+  }
+  // What clang's object needs from elsewhere, against which each candidate is judged.
+  if (D.BaselineMeasured && D.Rules.Active) {
+    Expected<std::string> BaseBytes =
+        ReplicaOrigin.first ? ReplicaOrigin.first->objectBytes(ReplicaOrigin.second)
+                            : readWholeFile(D.Output);
+    Expected<std::set<std::string>> Base =
+        BaseBytes ? undefinedSymbols(MemoryBufferRef(*BaseBytes, D.Output))
+                  : Expected<std::set<std::string>>(BaseBytes.takeError());
+    if (!Base) {
+      D.Note = "cannot read clang's object's symbols: " + toString(Base.takeError());
+      D.BaselineMeasured = false; // nothing can be shown safe to ship
+    } else {
+      for (size_t K = 0; K < D.Candidates.size(); ++K) {
+        CandidateReport &C = D.Candidates[K];
+        if (C.Result.Result != Outcome::Ok)
+          continue;
+        auto [P, I] = Origins[K];
+        Expected<std::string> Bytes = P->objectBytes(I);
+        Expected<std::set<std::string>> Needs =
+            Bytes ? undefinedSymbols(MemoryBufferRef(*Bytes, C.Name))
+                  : Expected<std::set<std::string>>(Bytes.takeError());
+        if (!Needs) {
+          C.Result.Result = Outcome::CodegenFailed;
+          C.Result.setMessage(("unreadable object: " + toString(Needs.takeError())).c_str());
+          continue;
+        }
+        C.NewUndefined = firstNewUndefined(*Needs, *Base);
+      }
     }
   }
   chooseWinner(D);

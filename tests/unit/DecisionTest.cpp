@@ -503,3 +503,20 @@ TEST(DecisionOutcomeName, StatsReasons) {
 }
 
 } // namespace
+
+TEST(DecisionShipRules, NewUndefinedSymbolIsNotShipped) {
+  // Smaller, but it calls a function clang's object does not: its link might fail (a call
+  // clang proved dead) or pull library code in.
+  TUDecision D = decision(1000, {ok("calls", 900), ok("clean", 950)});
+  D.Candidates[0].NewUndefined = "never_defined";
+  chooseWinner(D);
+  EXPECT_EQ(D.Winner, 1);
+  EXPECT_STREQ(D.Candidates[0].Rejected, "new_undefined_symbol");
+  EXPECT_EQ(statsDelta(D)["candidate.rejected.new_undefined_symbol"], 1);
+  std::string S;
+  llvm::raw_string_ostream OS(S);
+  printExplain(D, OS);
+  EXPECT_NE(S.find("it needs 'never_defined', which clang's object does not"), std::string::npos)
+      << S;
+  EXPECT_NE(toJSONLine(D).find("\"new_undefined\":\"never_defined\""), std::string::npos);
+}

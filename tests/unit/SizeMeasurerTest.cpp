@@ -279,3 +279,28 @@ TEST(SizeMeasurerFile, GarbageIsNotAFileKind) {
 }
 
 } // namespace
+
+// Undefined symbols (runtime/UndefinedSymbols.h) of real objects compiled by clang-22.
+#include "runtime/UndefinedSymbols.h"
+#include "llvm/Support/FileSystem.h"
+#include <cstdlib>
+#include <fstream>
+TEST(UndefinedSymbols, ListsWhatTheObjectNeeds) {
+  llvm::SmallString<128> Dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("undef", Dir));
+  std::string Src = (Dir + "/a.c").str(), Obj = (Dir + "/a.o").str();
+  {
+    std::ofstream(Src) << "extern void ext(int); extern int data;\n"
+                          "static void local(void) {}\n"
+                          "void f(int x) { local(); if (x > 3) ext(data); }\n";
+  }
+  ASSERT_EQ(std::system(("/usr/lib/llvm-22/bin/clang -Oz -c " + Src + " -o " + Obj).c_str()), 0);
+  auto Buf = llvm::MemoryBuffer::getFile(Obj);
+  ASSERT_TRUE(bool(Buf));
+  llvm::Expected<std::set<std::string>> U = smartcc::undefinedSymbols((*Buf)->getMemBufferRef());
+  ASSERT_TRUE(bool(U)) << llvm::toString(U.takeError());
+  EXPECT_EQ(*U, (std::set<std::string>{"data", "ext"}));
+  EXPECT_EQ(smartcc::firstNewUndefined({"data", "ext", "memset"}, *U), "memset");
+  EXPECT_EQ(smartcc::firstNewUndefined({"ext"}, *U), "");
+  llvm::sys::fs::remove_directories(Dir);
+}
