@@ -25,6 +25,10 @@ PACKAGES=(
   gcc python3
   # a test proves dependency files are written exactly once by tracing the compile
   strace
+  # compiler caches and distributed builds in front of smartcc (tests/e2e/compiler-caches.sh)
+  ccache sccache distcc
+  # differential testing (scripts/difftest.py)
+  gcc-12-source creduce csmith libcsmith-dev
 )
 
 export DEBIAN_FRONTEND=noninteractive
