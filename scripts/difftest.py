@@ -39,9 +39,15 @@ MODES = {
     "regalloc-oz": (["-Oz", "--smartcc-regalloc=ml"], "x86_64"),
     "inliner":     (["-Oz", "--smartcc-inliner=ml"], "x86_64"),
     "a64":         (["-Oz"], "aarch64"),
+    # smartcc's own -flto link (driver/LTOLink.h): compiled and linked by one smartcc command,
+    # every link candidate run (link_time lifted); the shipped link is what runs.
+    "lto":         (["-Oz", "-flto", "-fuse-ld=lld", "--smartcc-link-time=0"], "x86_64"),
 }
+# Modes whose product is a link, not an object: built by smartcc straight to the executable
+# even with --every-candidate (a candidate link's output is not saved).
+DIRECT_MODES = {"lto"}
 HIDDEN_MODES = {"broken": (["-Oz", "-include", "{OUT}/broken.h"], "x86_64")}
-SMOKE_MODES = ["default", "os", "regalloc-o2", "inliner", "a64"]
+SMOKE_MODES = ["default", "os", "regalloc-o2", "inliner", "a64", "lto"]
 LIFTED_BUDGET = ["--smartcc-candidate-budget=0"]
 BROKEN_H = """/* difftest --self-check: a deliberately wrong "compiler" (scripts/difftest.py). */
 #include <stdio.h>
@@ -374,7 +380,7 @@ def smartcc_cmds(ctx, prog, mode, exe):
     isa = ctx.mode_isa(mode)
     base = ([ctx.smartcc] + list(ISAS[isa].target) + prog.cflags + ctx.mode_flags(mode)
             + [f"--smartcc-log={mode}.log.jsonl"])
-    if not ctx.every_candidate:
+    if not ctx.every_candidate or mode in DIRECT_MODES:
         return base + [prog.file, "-o", exe] + LINK_FLAGS
     return base + [f"--smartcc-save-candidates=cands-{mode}", "-c", prog.file,
                    "-o", exe + ".o"]
@@ -619,7 +625,8 @@ class ProgramRun:
         log = read_log(os.path.join(self.wdir, f"{mode}.log.jsonl"))
         chosen, seq = shipped_sequence(log)
         steps = [compile_argv]
-        if c.rc == 0 and not c.timed_out and ctx.every_candidate:
+        saved = ctx.every_candidate and mode not in DIRECT_MODES
+        if c.rc == 0 and not c.timed_out and saved:
             link = link_cmd(ctx, isa, exe + ".o", exe)
             steps.append(link)
             lk = run(link, self.wdir, ctx.env, COMPILE_TIMEOUT)
@@ -634,7 +641,7 @@ class ProgramRun:
             return
         r = self.run_exe(isa, exe)
         self.judge(mode, None, chosen, seq, c.seconds, steps, exe, ref, r, log)
-        if ctx.every_candidate:
+        if saved:
             for name, obj in saved_objects(self.wdir, f"cands-{mode}", exe + ".o", log):
                 self.do_candidate(mode, name, obj, chosen, log, steps, ref)
 
