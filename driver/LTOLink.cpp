@@ -312,22 +312,9 @@ void optimizeLTOLink(const Compilation &C, const Config &Cfg, double BaselineMil
 
   if (Cfg.Explain)
     printExplain(D, errs());
-  else if (Verbose) {
-    for (const CandidateReport &R : D.Candidates)
-      if (R.Result.Result != Outcome::Ok)
-        errs() << "smartcc: link candidate '" << R.Name << "' discarded ("
-               << outcomeName(R.Result.Result) << "): " << R.Result.Message << "\n";
-    errs() << "smartcc: " << Output << ": shipped "
-           << (D.Winner >= 0 ? "link candidate '" + D.Candidates[D.Winner].Name + "'"
-                             : "clang's -flto link (" + D.KeptReason + ")")
-           << "\n";
-    if (!D.Note.empty())
-      errs() << "smartcc: note: " << D.Note << "\n";
-  }
-  if (!Cfg.LogPath.empty())
-    if (Error E = appendLine(Cfg.LogPath, toJSONLine(D)))
-      warnSideOutput("the log", Cfg.LogPath, std::move(E));
-  addCounters(Cfg, statsDelta(D));
+  else if (Verbose)
+    printVerbose(D, errs());
+  recordDecision(Cfg, D);
 }
 
 } // namespace smartcc

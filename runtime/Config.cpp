@@ -823,6 +823,24 @@ std::optional<std::string> findProjectFile(StringRef WorkingDir) {
   return File.empty() ? std::nullopt : std::optional(File);
 }
 
+// The first of Names not defined in Library, as an error naming where it was enabled (Where[I],
+// else Origin) and what is defined.
+template <typename LibraryT>
+Error checkDefined(const std::vector<std::string> &Names, const LibraryT &Library,
+                   const std::vector<std::string> &Where, const std::string &Origin,
+                   StringRef Noun) {
+  for (size_t I = 0; I < Names.size(); ++I) {
+    if (Library.count(Names[I]))
+      continue;
+    std::string Known;
+    for (const auto &KV : Library)
+      Known += (Known.empty() ? "" : ", ") + KV.first;
+    return makeError((I < Where.size() ? Where[I] : Origin) + ": unknown " + Noun + " '" +
+                     Names[I] + "' (defined: " + (Known.empty() ? "none" : Known) + ")");
+  }
+  return Error::success();
+}
+
 struct FlagUse {
   const Setting *S;
   std::string Text; // the whole flag as given
@@ -978,30 +996,13 @@ llvm::Expected<Config> loadConfig(const ConfigEnvironment &Env,
   }
 
   // Every enabled candidate must be defined somewhere.
-  for (size_t I = 0; I < Cfg.Candidates.size(); ++I) {
-    const std::string &Name = Cfg.Candidates[I];
-    if (Cfg.CandidateLibrary.count(Name))
-      continue;
-    std::string Known;
-    for (const auto &[K, Spec] : Cfg.CandidateLibrary)
-      Known += (Known.empty() ? "" : ", ") + K;
-    std::string Where = I < State.CandidateWhere.size() ? State.CandidateWhere[I]
-                                                        : Cfg.Origin["candidates"];
-    return makeError(Where + ": unknown candidate '" + Name + "' (defined: " +
-                     (Known.empty() ? "none" : Known) + ")");
-  }
-  for (size_t I = 0; I < Cfg.LinkCandidates.size(); ++I) {
-    const std::string &Name = Cfg.LinkCandidates[I];
-    if (Cfg.LinkCandidateLibrary.count(Name))
-      continue;
-    std::string Known;
-    for (const auto &[K, Spec] : Cfg.LinkCandidateLibrary)
-      Known += (Known.empty() ? "" : ", ") + K;
-    std::string Where = I < State.LinkCandidateWhere.size() ? State.LinkCandidateWhere[I]
-                                                            : Cfg.Origin["link_candidates"];
-    return makeError(Where + ": unknown link candidate '" + Name + "' (defined: " +
-                     (Known.empty() ? "none" : Known) + ")");
-  }
+  if (Error E = checkDefined(Cfg.Candidates, Cfg.CandidateLibrary, State.CandidateWhere,
+                             Cfg.Origin["candidates"], "candidate"))
+    return E;
+  if (Error E = checkDefined(Cfg.LinkCandidates, Cfg.LinkCandidateLibrary,
+                             State.LinkCandidateWhere, Cfg.Origin["link_candidates"],
+                             "link candidate"))
+    return E;
   return Cfg;
 }
 

@@ -202,6 +202,22 @@ static void addSizes(json::Object &O, const ObjectSize &S) {
   O["file_bytes"] = int64_t(S.FileBytes);
 }
 
+void printVerbose(const TUDecision &D, raw_ostream &OS) {
+  const bool Link = D.Kind == "link";
+  const std::string Noun = Link ? "link candidate" : "candidate";
+  for (const CandidateReport &C : D.Candidates)
+    if (C.Result.Result != Outcome::Ok)
+      OS << "smartcc: " << Noun << " '" << C.Name << "' discarded ("
+         << outcomeName(C.Result.Result) << "): " << C.Result.Message << "\n";
+  OS << "smartcc: " << (Link ? D.Output : D.Input) << ": shipped "
+     << (D.Winner >= 0 ? Noun + " '" + D.Candidates[D.Winner].Name + "'"
+                       : "clang's -" + D.Level + (Link ? " link (" : " output (") +
+                             D.KeptReason + ")")
+     << "\n";
+  if (!D.Note.empty())
+    OS << "smartcc: note: " << D.Note << "\n";
+}
+
 std::string toJSONLine(const TUDecision &D) {
   json::Array Cands;
   for (const CandidateReport &C : D.Candidates) {

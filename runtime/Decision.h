@@ -80,6 +80,8 @@ struct TUDecision {
 void chooseWinner(TUDecision &D);
 
 void printExplain(const TUDecision &D, llvm::raw_ostream &OS);
+// Under -v (without explain): every candidate that did not simply lose, and what shipped.
+void printVerbose(const TUDecision &D, llvm::raw_ostream &OS);
 std::string toJSONLine(const TUDecision &D);
 Counters statsDelta(const TUDecision &D);
 

@@ -67,4 +67,14 @@ void addCounters(const Config &Cfg, const Counters &Delta) {
     warnSideOutput("statistics to", Dir, std::move(E));
 }
 
+void recordDecision(const Config &Cfg, const TUDecision &D, const Counters &Extra) {
+  if (!Cfg.LogPath.empty())
+    if (Error E = appendLine(Cfg.LogPath, toJSONLine(D)))
+      warnSideOutput("the log", Cfg.LogPath, std::move(E));
+  Counters Delta = statsDelta(D);
+  for (const auto &[Name, Value] : Extra)
+    Delta[Name] += Value;
+  addCounters(Cfg, Delta);
+}
+
 } // namespace smartcc

@@ -4,6 +4,7 @@
 // stderr, once per file per compile) instead of being ignored.
 #pragma once
 #include "runtime/Config.h"
+#include "runtime/Decision.h"
 #include "runtime/Stats.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -27,5 +28,9 @@ void warnSideOutput(llvm::StringRef What, llvm::StringRef Path, llvm::Error E);
 // named is warned about; the default directory fails silently (a build sandbox with an
 // unwritable HOME has not asked for counters).
 void addCounters(const Config &Cfg, const Counters &Delta);
+
+// What every decision (a TU's, a link's) leaves behind: its line in the log (`log`) and its
+// counters (`stats`), plus Extra counters of the caller's.
+void recordDecision(const Config &Cfg, const TUDecision &D, const Counters &Extra = {});
 
 } // namespace smartcc

@@ -414,26 +414,12 @@ void TUOptimizer::saveCandidates() {
 void TUOptimizer::report(TUDecision &D) {
   if (Cfg.Explain)
     printExplain(D, errs());
-  else if (verbose()) {
-    // Under -v, say what happened to every candidate that did not simply lose.
-    for (const CandidateReport &C : D.Candidates)
-      if (C.Result.Result != Outcome::Ok)
-        errs() << "smartcc: candidate '" << C.Name << "' discarded ("
-               << outcomeName(C.Result.Result) << "): " << C.Result.Message << "\n";
-    errs() << "smartcc: " << D.Input << ": shipped "
-           << (D.Winner >= 0 ? "candidate '" + D.Candidates[D.Winner].Name + "'"
-                             : "clang's -" + D.Level + " output (" + D.KeptReason + ")")
-           << "\n";
-    if (!D.Note.empty())
-      errs() << "smartcc: note: " << D.Note << "\n";
-  }
-  if (!Cfg.LogPath.empty())
-    if (Error E = appendLine(Cfg.LogPath, toJSONLine(D)))
-      warnSideOutput("the log", Cfg.LogPath, std::move(E));
-  Counters Delta = statsDelta(D);
+  else if (verbose())
+    printVerbose(D, errs());
+  Counters Harvested;
   if (!Cfg.HarvestDir.empty())
-    Delta[harvestCounter()] += 1;
-  addCounters(Cfg, Delta);
+    Harvested[harvestCounter()] = 1;
+  recordDecision(Cfg, D, Harvested);
 }
 
 } // namespace smartcc
