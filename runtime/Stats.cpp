@@ -208,7 +208,7 @@ constexpr unsigned NumberWidth = 8;
 
 // Groups with a section of their own; counters of any other first component land under "Other".
 constexpr llvm::StringLiteral KnownGroups[] = {"tu",          "bytes", "image", "candidate",
-                                               "passthrough", "error"};
+                                               "passthrough", "error", "link"};
 
 // Rows of the table: label padded to LabelWidth (a long one still gets one space), number
 // right-aligned in NumberWidth, so every number ends in the same column.
@@ -318,7 +318,9 @@ void printBytes(Table &T) {
 // What the optimized TUs' objects carry into the image, by section class: clang's -Oz
 // objects against what smartcc shipped. Build probes are never counted (they are passed
 // through). bss is RAM, not image: shown apart.
-void printImage(Table &T) {
+void printImage(Table &T, llvm::StringRef Prefix = "",
+                llvm::StringRef Title = "Image bytes of optimized TUs (file-backed; saved > 0 = smaller):",
+                const char *BaselineLabel = "clang -Oz") {
   constexpr std::pair<const char *, const char *> Classes[] = {
       {"code", "code"}, {"rodata", "read-only data"}, {"data", "writable data"},
       {"unwind", "unwind tables"}};
@@ -330,19 +332,41 @@ void printImage(Table &T) {
       T.OS << llvm::format("  %6.2f %%", 100.0 * double(Base - Shipped) / double(Base));
     T.OS << '\n';
   };
-  T.header("Image bytes of optimized TUs (file-backed; saved > 0 = smaller):");
+  T.header(Title);
   T.label(2, "");
-  T.OS << llvm::format("%12s%12s%10s\n", "clang -Oz", "shipped", "saved");
+  T.OS << llvm::format("%12s%12s%10s\n", BaselineLabel, "shipped", "saved");
   int64_t Base = 0, Shipped = 0;
   for (auto [Key, Label] : Classes) {
-    int64_t B = T.get(std::string("image.") + Key + ".baseline");
-    int64_t S = T.get(std::string("image.") + Key + ".shipped");
+    int64_t B = T.get((Prefix + "image." + Key + ".baseline").str());
+    int64_t S = T.get((Prefix + "image." + Key + ".shipped").str());
     Base += B;
     Shipped += S;
     Line(4, Label, B, S);
   }
   Line(2, "image total:", Base, Shipped);
-  Line(2, "RAM-only (.bss, .tbss):", T.get("image.bss.baseline"), T.get("image.bss.shipped"));
+  Line(2, "RAM-only (.bss, .tbss):", T.get((Prefix + "image.bss.baseline").str()),
+       T.get((Prefix + "image.bss.shipped").str()));
+}
+
+// -flto links smartcc owned (driver/LTOLink.h): their own counters, link.*.
+void printLinks(Table &T) {
+  if (T.children("link").empty())
+    return;
+  int64_t Owned = T.get("link.optimized");
+  T.row(0, "LTO links optimized:", Owned);
+  T.row(2, "link candidate shipped (won):", T.get("link.won"), Owned);
+  T.row(2, "clang's link kept:", T.subtotal("link.kept"), Owned);
+  printReasons(T, 4, "link.kept");
+  int64_t Evaluated = T.get("link.candidate.evaluated");
+  T.row(2, "link candidates evaluated:", Evaluated);
+  T.row(4, "discarded:", T.subtotal("link.candidate.discarded"), Evaluated);
+  printReasons(T, 6, "link.candidate.discarded");
+  T.row(4, "rejected by ship rules:", T.subtotal("link.candidate.rejected"), Evaluated);
+  printReasons(T, 6, "link.candidate.rejected");
+  T.row(2, "LTO links left to clang:", T.subtotal("link.passthrough"));
+  printReasons(T, 4, "link.passthrough");
+  printImage(T, "link.", "Image bytes of optimized LTO links (saved > 0 = smaller):",
+             "clang link");
 }
 
 void printCandidates(Table &T) {
@@ -399,6 +423,7 @@ void printStats(const Counters &C, const std::string &StatsFile, llvm::raw_ostre
   printImage(T);
   printBytes(T);
   printCandidates(T);
+  printLinks(T);
   printReasonGroup(T, "passthrough", "Passed through to clang:");
   printReasonGroup(T, "error", "Errors (fell back to clang):");
   printOther(T);
