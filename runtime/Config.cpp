@@ -582,16 +582,9 @@ void store(Config &Cfg, LoadState &State, const Setting &S, Value &V, StringRef 
   Cfg.Origin[S.Key] = Origin.str();
 }
 
-// One [candidate.NAME] table.
-Error parseCandidate(StringRef Source, StringRef Name, const toml::node &N, CandidateSpec &Spec) {
-  std::string Path = ("candidate." + Name).str();
-  const toml::table *T = N.as_table();
-  if (!T)
-    return nodeError(Source, N, "'" + Path + "' must be a table ([" + Path + "])");
-  if (!isValidCandidateName(Name))
-    return nodeError(Source, N, "'" + Name + "' is not a valid candidate name (" + NameChars + ")");
-  Spec.Name = Name.str();
-
+// The keys of one [candidate.NAME] table (Path), already checked by applyLibrary.
+Error parseCandidate(StringRef Source, const std::string &Path, const toml::table *T,
+                     CandidateSpec &Spec) {
   for (const auto &Entry : entriesInTextOrder(*T)) {
     const std::string &Key = Entry.first;
     const toml::node *V = Entry.second;
@@ -678,16 +671,9 @@ Error parseCandidate(StringRef Source, StringRef Name, const toml::node &N, Cand
   return Error::success();
 }
 
-// One [link_candidate.NAME] table.
-Error parseLinkCandidate(StringRef Source, StringRef Name, const toml::node &N,
+// The keys of one [link_candidate.NAME] table (Path), already checked by applyLibrary.
+Error parseLinkCandidate(StringRef Source, const std::string &Path, const toml::table *T,
                          LinkCandidateSpec &Spec) {
-  std::string Path = ("link_candidate." + Name).str();
-  const toml::table *T = N.as_table();
-  if (!T)
-    return nodeError(Source, N, "'" + Path + "' must be a table ([" + Path + "])");
-  if (!isValidCandidateName(Name))
-    return nodeError(Source, N, "'" + Name + "' is not a valid candidate name (" + NameChars + ")");
-  Spec.Name = Name.str();
   for (const auto &[Key, V] : entriesInTextOrder(*T)) {
     std::string KeyPath = Path + "." + Key;
     Error E = Error::success();
@@ -717,6 +703,36 @@ Error parseLinkCandidate(StringRef Source, StringRef Name, const toml::node &N,
   return Error::success();
 }
 
+// A [KEY.NAME] library table (candidates, link candidates) into Library, each definition
+// parsed by Parse. A definition replaces an earlier one of the same name entirely: a user who
+// redefines a shipped candidate gets exactly what they wrote, not a blend.
+template <typename SpecT, typename ParseT>
+Error applyLibrary(Config &Cfg, StringRef Key, const toml::node &N, StringRef Source,
+                   const LoadState &State, std::map<std::string, SpecT> &Library, ParseT Parse) {
+  if (State.RestrictedSource)
+    return restrictedKey(where(Source, N), Key, projectRestriction(Key, ""));
+  const toml::table *Lib = N.as_table();
+  if (!Lib)
+    return nodeError(Source, N,
+                     "'" + Key + "' must be a table of [" + Key + ".NAME] tables");
+  for (auto &[Name, Def] : entriesInTextOrder(*Lib)) {
+    std::string Path = (Key + "." + Name).str();
+    const toml::table *T = Def->as_table();
+    if (!T)
+      return nodeError(Source, *Def, "'" + Path + "' must be a table ([" + Path + "])");
+    if (!isValidCandidateName(Name))
+      return nodeError(Source, *Def,
+                       "'" + Name + "' is not a valid candidate name (" + NameChars + ")");
+    SpecT Spec;
+    Spec.Name = Name;
+    if (Error E = Parse(Source, Path, T, Spec))
+      return E;
+    Library[Name] = std::move(Spec);
+    Cfg.Origin[Path] = Source.str();
+  }
+  return Error::success();
+}
+
 Error applyText(Config &Cfg, StringRef Text, StringRef Source, LoadState &State) {
   toml::table Root;
   std::string_view Doc(Text.data(), Text.size());
@@ -737,38 +753,13 @@ Error applyText(Config &Cfg, StringRef Text, StringRef Source, LoadState &State)
 
   const bool IsBuiltin = Source == BuiltinSource;
   for (auto &[Key, N] : entriesInTextOrder(Root)) {
-    if (Key == "candidate") {
-      if (State.RestrictedSource)
-        return restrictedKey(where(Source, *N), "candidate", projectRestriction("candidate", ""));
-      const toml::table *Lib = N->as_table();
-      if (!Lib)
-        return nodeError(Source, *N, "'candidate' must be a table of [candidate.NAME] tables");
-      for (auto &[Name, Def] : entriesInTextOrder(*Lib)) {
-        CandidateSpec Spec;
-        if (Error E = parseCandidate(Source, Name, *Def, Spec))
-          return E;
-        // A definition replaces an earlier one of the same name entirely: a user who redefines
-        // a shipped candidate gets exactly what they wrote, not a blend.
-        Cfg.CandidateLibrary[Name] = std::move(Spec);
-        Cfg.Origin["candidate." + Name] = Source.str();
-      }
-      continue;
-    }
-    if (Key == "link_candidate") {
-      if (State.RestrictedSource)
-        return restrictedKey(where(Source, *N), "link_candidate",
-                             projectRestriction("link_candidate", ""));
-      const toml::table *Lib = N->as_table();
-      if (!Lib)
-        return nodeError(Source, *N,
-                         "'link_candidate' must be a table of [link_candidate.NAME] tables");
-      for (auto &[Name, Def] : entriesInTextOrder(*Lib)) {
-        LinkCandidateSpec Spec;
-        if (Error E = parseLinkCandidate(Source, Name, *Def, Spec))
-          return E;
-        Cfg.LinkCandidateLibrary[Name] = std::move(Spec);
-        Cfg.Origin["link_candidate." + Name] = Source.str();
-      }
+    if (Key == "candidate" || Key == "link_candidate") {
+      Error E = Key == "candidate"
+                    ? applyLibrary(Cfg, Key, *N, Source, State, Cfg.CandidateLibrary, parseCandidate)
+                    : applyLibrary(Cfg, Key, *N, Source, State, Cfg.LinkCandidateLibrary,
+                                   parseLinkCandidate);
+      if (E)
+        return E;
       continue;
     }
     // Only the shipped library chooses the default candidate lists; users set `candidates`

@@ -348,6 +348,20 @@ void printImage(Table &T, llvm::StringRef Prefix = "",
        T.get((Prefix + "image.bss.shipped").str()));
 }
 
+// Candidates evaluated, discarded and rejected: a TU's (candidate.*) or, with Prefix "link.",
+// a link's (link.candidate.*), Indent deep.
+void printCandidates(Table &T, llvm::StringRef Prefix = "", unsigned Indent = 0,
+                     llvm::StringRef Title = "Candidates evaluated:") {
+  std::string Group = (Prefix + "candidate").str();
+  int64_t Evaluated = T.get(Group + ".evaluated");
+  T.row(Indent, Title, Evaluated);
+  T.row(Indent + 2, "discarded:", T.subtotal(Group + ".discarded"), Evaluated);
+  printReasons(T, Indent + 4, Group + ".discarded");
+  T.row(Indent + 2, "rejected by ship rules:", T.subtotal(Group + ".rejected"), Evaluated);
+  printReasons(T, Indent + 4, Group + ".rejected");
+  printRest(T, Group, {"evaluated"}, {"discarded", "rejected"});
+}
+
 // -flto links smartcc owned (driver/LTOLink.h): their own counters, link.*.
 void printLinks(Table &T) {
   if (T.children("link").empty())
@@ -357,26 +371,11 @@ void printLinks(Table &T) {
   T.row(2, "link candidate shipped (won):", T.get("link.won"), Owned);
   T.row(2, "clang's link kept:", T.subtotal("link.kept"), Owned);
   printReasons(T, 4, "link.kept");
-  int64_t Evaluated = T.get("link.candidate.evaluated");
-  T.row(2, "link candidates evaluated:", Evaluated);
-  T.row(4, "discarded:", T.subtotal("link.candidate.discarded"), Evaluated);
-  printReasons(T, 6, "link.candidate.discarded");
-  T.row(4, "rejected by ship rules:", T.subtotal("link.candidate.rejected"), Evaluated);
-  printReasons(T, 6, "link.candidate.rejected");
+  printCandidates(T, "link.", 2, "link candidates evaluated:");
   T.row(2, "LTO links left to clang:", T.subtotal("link.passthrough"));
   printReasons(T, 4, "link.passthrough");
   printImage(T, "link.", "Image bytes of optimized LTO links (saved > 0 = smaller):",
              "clang link");
-}
-
-void printCandidates(Table &T) {
-  int64_t Evaluated = T.get("candidate.evaluated");
-  T.row(0, "Candidates evaluated:", Evaluated);
-  T.row(2, "discarded:", T.subtotal("candidate.discarded"), Evaluated);
-  printReasons(T, 4, "candidate.discarded");
-  T.row(2, "rejected by ship rules:", T.subtotal("candidate.rejected"), Evaluated);
-  printReasons(T, 4, "candidate.rejected");
-  printRest(T, "candidate", {"evaluated"}, {"discarded", "rejected"});
 }
 
 // passthrough.* and error.* are pure reason lists under a total.

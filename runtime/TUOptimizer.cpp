@@ -43,13 +43,6 @@ struct PipelineStartHook : PassInfoMixin<PipelineStartHook> {
   static bool isRequired() { return true; }
 };
 
-Expected<std::string> readWholeFile(StringRef Path) {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
-  if (!Buf)
-    return errorCodeToError(Buf.getError());
-  return (*Buf)->getBuffer().str();
-}
-
 } // namespace
 
 TUOptimizer::TUOptimizer(clang::CompilerInstance &CI, const Config &Cfg, std::string Level,
@@ -287,6 +280,7 @@ void TUOptimizer::finish(bool CompileSucceeded) {
   // Baseline: clang's object as written, or the replica's measurement.
   const CandidateResult *Replica = nullptr;
   std::pair<CandidatePool *, size_t> ReplicaOrigin{nullptr, 0};
+  std::string BaselineObject; // the baseline's bytes, read once: measured, then its symbols
   std::vector<std::pair<CandidatePool *, size_t>> Origins; // of each entry of D.Candidates
   auto Report = [&](CandidatePool &P, size_t I) {
     const CandidateResult &R = P.result(I);
@@ -319,6 +313,7 @@ void TUOptimizer::finish(bool CompileSucceeded) {
       D.Note = std::string("baseline replica failed: ") + outcomeName(R.Result);
     }
   } else if (ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(D.Output)) {
+    BaselineObject = (*Buf)->getBuffer().str();
     if (Expected<ObjectSize> Size = measureObject((*Buf)->getMemBufferRef())) {
       D.Baseline = *Size;
       D.BaselineValue = metricValue(*Size, 0, M);
@@ -343,7 +338,7 @@ void TUOptimizer::finish(bool CompileSucceeded) {
   if (D.BaselineMeasured && D.Rules.Active) {
     Expected<std::string> BaseBytes =
         ReplicaOrigin.first ? ReplicaOrigin.first->objectBytes(ReplicaOrigin.second)
-                            : readWholeFile(D.Output);
+                            : Expected<std::string>(std::move(BaselineObject));
     Expected<std::set<std::string>> Base =
         BaseBytes ? undefinedSymbols(MemoryBufferRef(*BaseBytes, D.Output))
                   : Expected<std::set<std::string>>(BaseBytes.takeError());
