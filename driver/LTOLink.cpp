@@ -198,11 +198,13 @@ void optimizeLTOLink(const Compilation &C, const Config &Cfg, double BaselineMil
   }
 
   // The candidates: clang's exact linker command, the output redirected, the candidate's
-  // arguments appended (lld takes the last of a repeated option).
+  // arguments appended (lld takes the last of a repeated option). Without a measured baseline
+  // none could ship: none is run.
   const bool Thin = C.getDriver().getLTOMode() == LTOK_Thin;
   std::vector<std::string> Temps;
   std::vector<std::vector<std::string>> Commands;
-  for (const std::string &Name : Cfg.LinkCandidates) {
+  for (const std::string &Name : D.BaselineMeasured ? Cfg.LinkCandidates
+                                                    : std::vector<std::string>()) {
     const LinkCandidateSpec &Spec = Cfg.LinkCandidateLibrary.at(Name);
     SmallString<256> Temp;
     sys::fs::createUniquePath(Output + "-smartcc-" + Name + "-%%%%%%%%.tmp", Temp, false);
