@@ -1,9 +1,11 @@
 #include "driver/LTOLink.h"
 #include "runtime/Decision.h"
+#include "runtime/LinkAgent.h"
 #include "runtime/ProcessWait.h"
 #include "runtime/SideOutputs.h"
 #include "runtime/SizeMeasurer.h"
 #include "clang/Driver/Driver.h"
+#include "clang/Driver/InputInfo.h"
 #include "clang/Driver/Job.h"
 #include "clang/Driver/Tool.h"
 #include "clang/Options/Options.h"
@@ -201,13 +203,43 @@ void optimizeLTOLink(const Compilation &C, const Config &Cfg, double BaselineMil
   // arguments appended (lld takes the last of a repeated option). Without a measured baseline
   // none could ship: none is run.
   const bool Thin = C.getDriver().getLTOMode() == LTOK_Thin;
+  // The agent's proposals first (ranked on this program), then the configured candidates.
+  std::vector<LinkCandidateSpec> Specs;
+  std::vector<std::optional<float>> Predicted;
+  std::string AgentSpace;
+  if (D.BaselineMeasured) {
+    std::vector<std::string> Inputs;
+    for (const InputInfo &I : Link->getInputInfos())
+      if (I.isFilename())
+        Inputs.push_back(I.getFilename());
+    LinkAgentChoice A = linkAgentCandidates(Inputs, Cfg, D.Target, Level);
+    if (A.Active) {
+      D.AgentModel = A.Model;
+      D.AgentMillis = A.Millis;
+      D.Effort = Cfg.Effort;
+      AgentSpace = A.ActionSpace;
+      for (size_t I = 0; I < A.Specs.size(); ++I) {
+        Specs.push_back(std::move(A.Specs[I]));
+        Predicted.push_back(A.Predicted[I]);
+      }
+    }
+    if (!A.Note.empty())
+      D.AgentNote = A.Note;
+    for (const std::string &Name : Cfg.LinkCandidates) {
+      Specs.push_back(Cfg.LinkCandidateLibrary.at(Name));
+      Predicted.push_back(std::nullopt);
+    }
+  }
   std::vector<std::string> Temps;
   std::vector<std::vector<std::string>> Commands;
-  for (const std::string &Name : D.BaselineMeasured ? Cfg.LinkCandidates
-                                                    : std::vector<std::string>()) {
-    const LinkCandidateSpec &Spec = Cfg.LinkCandidateLibrary.at(Name);
+  for (size_t K = 0; K < Specs.size(); ++K) {
+    const LinkCandidateSpec &Spec = Specs[K];
+    const std::string &Name = Spec.Name;
     SmallString<256> Temp;
-    sys::fs::createUniquePath(Output + "-smartcc-" + Name + "-%%%%%%%%.tmp", Temp, false);
+    // Agent candidates are named agent#N: no '#' in file names.
+    std::string FileTag = Name;
+    std::replace(FileTag.begin(), FileTag.end(), '#', '-');
+    sys::fs::createUniquePath(Output + "-smartcc-" + FileTag + "-%%%%%%%%.tmp", Temp, false);
     std::vector<std::string> Cmd{Link->getExecutable()};
     for (size_t I = 0; I < Args.size(); ++I) {
       Cmd.push_back(Args[I]);
@@ -220,6 +252,11 @@ void optimizeLTOLink(const Compilation &C, const Config &Cfg, double BaselineMil
     Commands.push_back(std::move(Cmd));
     CandidateReport R;
     R.Name = Name;
+    if (Predicted[K]) {
+      R.Predicted = Predicted[K];
+      R.Sequence = Spec.Description;
+      R.ActionSpace = AgentSpace;
+    }
     D.Candidates.push_back(std::move(R));
   }
   if (D.Candidates.empty())
@@ -241,7 +278,7 @@ void optimizeLTOLink(const Compilation &C, const Config &Cfg, double BaselineMil
   while (Next < Commands.size() || !Active.empty()) {
     while (Next < Commands.size() && Active.size() < Jobs) {
       CandidateResult &R = D.Candidates[Next].Result;
-      if (usesPlugin(Cfg.LinkCandidateLibrary.at(D.Candidates[Next].Name)) &&
+      if (usesPlugin(Specs[Next]) &&
           !sys::fs::exists(ltoPluginPath())) {
         R.Result = Outcome::NotRun;
         R.setMessage(("smartcc's LTO pass plugin is missing: " + ltoPluginPath()).c_str());

@@ -71,7 +71,11 @@ std::vector<std::string> SequenceAgent::builtinNames() {
 }
 
 std::vector<SequenceProposal> SequenceAgent::rank(const Module &M) const {
-  std::vector<float> Scores = Model.forward(observationVector(computeAutophase(M), {}, 0, 1));
+  return rank(computeAutophase(M));
+}
+
+std::vector<SequenceProposal> SequenceAgent::rank(const AutophaseVector &Features) const {
+  std::vector<float> Scores = Model.forward(observationVector(Features, {}, 0, 1));
   std::vector<size_t> Order(Sequences.size());
   std::iota(Order.begin(), Order.end(), 0);
   std::stable_sort(Order.begin(), Order.end(),

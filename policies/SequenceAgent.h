@@ -4,6 +4,7 @@
 // effort level) and measures them. Trained by smartcc-train --trainer value (SequenceValue.h).
 #pragma once
 #include "policies/ActionSpace.h"
+#include "policies/AutophaseFeatures.h"
 #include "policies/model/ExportedModel.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -38,6 +39,8 @@ public:
 
   // Every core-set sequence, best predicted first (ties: core-set order, so deterministic).
   std::vector<SequenceProposal> rank(const llvm::Module &M) const;
+  // The same from features already computed (an LTO link sums those of its modules).
+  std::vector<SequenceProposal> rank(const AutophaseVector &Features) const;
   const std::string &spaceName() const { return Space; }
   const std::string &source() const { return Source; }
   const ExportedModel &model() const { return Model; }

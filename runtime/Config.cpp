@@ -1115,6 +1115,7 @@ void printCacheKeySettings(const Config &Cfg, llvm::raw_ostream &OS) {
     OS << "link_candidate." << tomlKey(Name) << " = " << formatLinkCandidate(Spec) << "\n";
   // A model named by path is keyed on its content: retraining into the same file must miss.
   for (auto [Key, Value] : {std::pair<const char *, const std::string *>{"agent", &Cfg.Agent},
+                            {"link_agent", &Cfg.LinkAgent},
                             {"inliner", &Cfg.Inliner},
                             {"regalloc", &Cfg.RegAlloc}}) {
     if (llvm::is_contained({"builtin", "off", "heuristic", "ml", "greedy"}, *Value))

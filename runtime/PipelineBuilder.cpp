@@ -1,4 +1,5 @@
 #include "runtime/PipelineBuilder.h"
+#include "runtime/MacroPipelines.h"
 #include "runtime/TestPasses.h"
 #include "policies/inliner/MLInlineAdvisor.h"
 #include "clang/Basic/CodeGenOptions.h"
@@ -183,22 +184,12 @@ Error PipelineRunner::run(Module &M, StringRef Stage) {
     MLInliner.emplace(MAM, *P->Inliner, P->Log);
 
   ModulePassManager MPM;
-  const ThinOrFullLTOPhase None = ThinOrFullLTOPhase::None;
   if (Stage == "default" || Stage == "clang-default")
     MPM.addPass(PB.buildPerModuleDefaultPipeline(P->Level));
   else if (AsOs)
     MPM.addPass(PB.buildPerModuleDefaultPipeline(OptimizationLevel::Os));
-  else if (Stage == "simplification")
-    MPM.addPass(PB.buildModuleSimplificationPipeline(P->Level, None));
-  else if (Stage == "optimization")
-    MPM.addPass(PB.buildModuleOptimizationPipeline(P->Level, None));
-  else if (Stage == "function-simplification")
-    MPM.addPass(createModuleToFunctionPassAdaptor(
-        PB.buildFunctionSimplificationPipeline(P->Level, None)));
-  else if (Stage == "inliner")
-    MPM.addPass(PB.buildInlinerPipeline(P->Level, None));
-  else if (Stage == "module-inliner")
-    MPM.addPass(PB.buildModuleInlinerPipeline(P->Level, None));
+  else if (addMacroPipeline(PB, Stage, P->Level, MPM))
+    ;
   else if (Error E = PB.parsePassPipeline(MPM, Stage))
     return createStringError(inconvertibleErrorCode(), "pipeline '%s': %s", Stage.str().c_str(),
                              toString(std::move(E)).c_str());

@@ -63,7 +63,7 @@ const char *projectRestriction(StringRef Key, StringRef Value) {
   if (Key == "trust_project_config")
     return "only your own config may trust project files";
   // Model files: the built-in ones are fine, a path may name a file outside the project.
-  if ((Key == "agent" && Value != "builtin" && Value != "off") ||
+  if (((Key == "agent" || Key == "link_agent") && Value != "builtin" && Value != "off") ||
       (Key == "inliner" && Value != "heuristic" && Value != "ml") ||
       (Key == "regalloc" && Value != "greedy" && Value != "ml"))
     return "it loads a model file";

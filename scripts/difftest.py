@@ -40,8 +40,10 @@ MODES = {
     "inliner":     (["-Oz", "--smartcc-inliner=ml"], "x86_64"),
     "a64":         (["-Oz"], "aarch64"),
     # smartcc's own -flto link (driver/LTOLink.h): compiled and linked by one smartcc command,
-    # every link candidate run (link_time lifted); the shipped link is what runs.
-    "lto":         (["-Oz", "-flto", "-fuse-ld=lld", "--smartcc-link-time=0"], "x86_64"),
+    # every link candidate and the link agent's proposals run (link_time lifted); the shipped
+    # link is what runs.
+    "lto":         (["-Oz", "-flto", "-fuse-ld=lld", "--smartcc-link-time=0",
+                     "--smartcc-link-agent=builtin"], "x86_64"),
 }
 # Modes whose product is a link, not an object: built by smartcc straight to the executable
 # even with --every-candidate (a candidate link's output is not saved).

@@ -6,12 +6,28 @@
 //   smartcc-function-attr<KEY=VALUE>   adds the string attribute KEY=VALUE to every function
 //                                      definition (e.g. no-jump-tables=true: what
 //                                      -fno-jump-tables would have emitted at compile time)
+//   smartcc-macro<NAME> / <NAME;Os>    one of the agent's macro actions (runtime/MacroPipelines.h:
+//                                      simplification, optimization, inliner, ...) built by lld's
+//                                      own PassBuilder (its target machine) at -Oz (or -Os): how
+//                                      the agent's sequences run on the whole program
+//   smartcc-ml-inliner / <PATH>        from here on, the link's inliners (lto<O2>'s, a macro's)
+//                                      are advised by smartcc's ML inliner: the model built in
+//                                      for the module's target (policies/models/inliner), or
+//                                      the model file PATH ("heuristic": LLVM's own answers
+//                                      through the same advisor); an error fails the link
 //
-// It links only libLLVM (the same shared library lld uses), no smartcc code.
+// It links libLLVM (the same shared library lld uses) and the ML inliner's sources, compiled
+// into it (runtime/CMakeLists.txt), nothing else of smartcc.
+#include "policies/inliner/MLInlineAdvisor.h"
+#include "runtime/MacroPipelines.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassManager.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Plugins/PassPlugin.h" // LLVM 22 moved it from llvm/Passes
+#include "llvm/Support/ErrorHandling.h"
+#include <map>
+#include <memory>
+#include <mutex>
 
 using namespace llvm;
 
@@ -30,8 +46,61 @@ struct AddFunctionAttr : PassInfoMixin<AddFunctionAttr> {
   static bool isRequired() { return true; }
 };
 
-bool parsePipelineElement(StringRef Name, ModulePassManager &MPM,
-                          ArrayRef<PassBuilder::PipelineElement>) {
+// Installs the ML inline advisor in the analysis manager of the pipeline it runs in (LLVM's
+// inliner asks PluginInlineAdvisorAnalysis when it is registered). It must come before the
+// first inliner: the advisor is created once per pipeline. ThinLTO backends run on several
+// threads, each its own pipeline: the advisor scope is per thread.
+struct InstallMLInliner : PassInfoMixin<InstallMLInliner> {
+  std::string Path; // empty: the built-in model for the module's target
+  explicit InstallMLInliner(StringRef P) : Path(P) {}
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &MAM) {
+    static std::mutex Lock;
+    static std::map<std::string, std::unique_ptr<smartcc::InlinePolicy>> Policies;
+    const smartcc::InlinePolicy *Policy;
+    {
+      std::lock_guard<std::mutex> G(Lock);
+      std::string Key = Path.empty() ? "builtin:" + M.getTargetTriple().str() : Path;
+      std::unique_ptr<smartcc::InlinePolicy> &P = Policies[Key];
+      if (!P) {
+        Expected<smartcc::InlinePolicy> Loaded = [&]() -> Expected<smartcc::InlinePolicy> {
+          if (Path == "heuristic") // LLVM's own answers through the same advisor (a check)
+            return smartcc::InlinePolicy::heuristic();
+          if (!Path.empty())
+            return smartcc::InlinePolicy::load(Path);
+          auto B = smartcc::InlinePolicy::builtinFor(M.getTargetTriple().str());
+          if (!B)
+            return createStringError(inconvertibleErrorCode(),
+                                     "no built-in inliner model for " +
+                                         M.getTargetTriple().str());
+          return std::move(*B);
+        }();
+        if (!Loaded)
+          report_fatal_error(Twine("smartcc-ml-inliner: ") + toString(Loaded.takeError()),
+                             /*gen_crash_diag=*/false);
+        P = std::make_unique<smartcc::InlinePolicy>(std::move(*Loaded));
+      }
+      Policy = P.get();
+    }
+    static thread_local std::unique_ptr<smartcc::ScopedMLInliner> Scope;
+    Scope.reset();
+    Scope = std::make_unique<smartcc::ScopedMLInliner>(MAM, *Policy);
+    return PreservedAnalyses::all();
+  }
+  static bool isRequired() { return true; }
+};
+
+bool parseMLInliner(StringRef Name, ModulePassManager &MPM) {
+  if (Name == "smartcc-ml-inliner") {
+    MPM.addPass(InstallMLInliner(""));
+    return true;
+  }
+  if (!Name.consume_front("smartcc-ml-inliner<") || !Name.consume_back(">") || Name.empty())
+    return false;
+  MPM.addPass(InstallMLInliner(Name));
+  return true;
+}
+
+bool parseFunctionAttr(StringRef Name, ModulePassManager &MPM) {
   if (!Name.consume_front("smartcc-function-attr<") || !Name.consume_back(">"))
     return false;
   auto [Key, Value] = Name.split('=');
@@ -41,10 +110,28 @@ bool parsePipelineElement(StringRef Name, ModulePassManager &MPM,
   return true;
 }
 
+bool parseMacro(PassBuilder &PB, StringRef Name, ModulePassManager &MPM) {
+  if (!Name.consume_front("smartcc-macro<") || !Name.consume_back(">"))
+    return false;
+  auto [Macro, LevelName] = Name.split(';');
+  // Size levels only: the link's functions carry clang's minsize/optsize marks.
+  OptimizationLevel Level = OptimizationLevel::Oz;
+  if (LevelName == "Os")
+    Level = OptimizationLevel::Os;
+  else if (!LevelName.empty() && LevelName != "Oz")
+    return false;
+  return smartcc::addMacroPipeline(PB, Macro, Level, MPM);
+}
+
 } // namespace
 
 extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
   return {LLVM_PLUGIN_API_VERSION, "smartcc-lto", "1", [](PassBuilder &PB) {
-            PB.registerPipelineParsingCallback(parsePipelineElement);
+            PB.registerPipelineParsingCallback(
+                [&PB](StringRef Name, ModulePassManager &MPM,
+                      ArrayRef<PassBuilder::PipelineElement>) {
+                  return parseFunctionAttr(Name, MPM) || parseMacro(PB, Name, MPM) ||
+                         parseMLInliner(Name, MPM);
+                });
           }};
 }
