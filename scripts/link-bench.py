@@ -1,16 +1,16 @@
 #!/usr/bin/env python3
 """link-bench.py: clang-22 -Oz against smartcc -Oz on real projects, judged by the LINKED image.
 
-    scripts/link-bench.py OUT [--isa x86_64,aarch64,aarch64-fw,x86_64-lto,aarch64-fw-lto]
+    scripts/link-bench.py OUT [--isa x86_64,aarch64,aarch64-fw,x86_64-lto,aarch64-lto,...]
                               [--projects a,b] [--bin DIR]
                               [--jobs N] [--force] [--report-only] [--recipes FILE] [--keep-trees]
     scripts/link-bench.py --self-test [OUT]
 
 Every project of scripts/link-bench-projects.toml is built from its Debian source package twice
 per configuration ("ISA": x86_64, aarch64, aarch64-fw = static firmware-style AArch64, and the
-LTO configurations x86_64-lto, aarch64-fw-lto where smartcc owns the -flto links), once with
-clang-22 and once with smartcc, with the same flags. Each build is configured, built, installed
-into a DESTDIR (what is installed is what users ship) and measured; the project's own tests run
+LTO configurations x86_64-lto, aarch64-lto, aarch64-fw-lto where smartcc owns the -flto links),
+once with clang-22 and once with smartcc, with the same flags. Each build is configured, built,
+installed into a DESTDIR (what is installed is what users ship) and measured; the project's own tests run
 on smartcc's build (and on clang's too when they fail there, to tell a smartcc regression from a
 project or emulator problem).
 
@@ -1105,7 +1105,7 @@ def main():
     ap.add_argument("out", nargs="?")
     ap.add_argument("--isa", default=None,
                     help="configurations, comma-separated (default: all in the recipes: "
-                         "x86_64,aarch64,aarch64-fw,x86_64-lto,aarch64-fw-lto)")
+                         "x86_64,aarch64,aarch64-fw,x86_64-lto,aarch64-lto,aarch64-fw-lto)")
     ap.add_argument("--projects", default=None, help="comma-separated (default: all)")
     ap.add_argument("--bin", default=os.path.join(REPO, "build", "bin"),
                     help="directory with smartcc, smartc++ (and smartcc-size)")
