@@ -216,6 +216,8 @@ void optimizeLTOLink(const Compilation &C, const Config &Cfg, double BaselineMil
     if (A.Active) {
       D.AgentModel = A.Model;
       D.AgentMillis = A.Millis;
+      D.AgentFeatures = A.Features;
+      D.AgentModules = A.Modules;
       D.Effort = Cfg.Effort;
       AgentSpace = A.ActionSpace;
       for (size_t I = 0; I < A.Specs.size(); ++I) {

@@ -271,9 +271,15 @@ std::string toJSONLine(const TUDecision &D) {
     Line["kind"] = D.Kind;
   if (!D.Note.empty())
     Line["note"] = D.Note;
-  if (!D.AgentModel.empty())
-    Line["agent"] = json::Object{{"model", D.AgentModel}, {"effort", int64_t(D.Effort)},
-                                 {"ms", D.AgentMillis}, {"cpu_ms", D.AgentCpuMillis}};
+  if (!D.AgentModel.empty()) {
+    json::Object Agent{{"model", D.AgentModel}, {"effort", int64_t(D.Effort)},
+                       {"ms", D.AgentMillis}, {"cpu_ms", D.AgentCpuMillis}};
+    if (!D.AgentFeatures.empty()) {
+      Agent["features"] = json::Array(D.AgentFeatures);
+      Agent["modules"] = int64_t(D.AgentModules);
+    }
+    Line["agent"] = std::move(Agent);
+  }
   if (!D.InlinerModel.empty())
     Line["inliner"] = D.InlinerModel;
   if (!D.RegAllocModel.empty())

@@ -64,6 +64,10 @@ struct TUDecision {
   std::string RegAllocNote;  // why none was (when one was wanted)
   double AgentMillis = 0;    // its features and inference (wall)
   double AgentCpuMillis = 0; // the same in CPU time
+  // What the agent saw of an -flto link (raw Autophase counts summed over its bitcode modules):
+  // logged, so that links measured at effort 2 become training rows (scripts/link-tables.py).
+  std::vector<int64_t> AgentFeatures;
+  unsigned AgentModules = 0;
   unsigned Effort = 1;
   std::string BudgetNote;    // candidates the candidate budget left out, and why
 

@@ -133,6 +133,7 @@ LinkAgentChoice linkAgentCandidates(ArrayRef<std::string> Inputs, const Config &
     return C;
   }
 
+  C.Features.assign(Sum.begin(), Sum.end());
   for (const SequenceProposal &P : proposalsForEffort((*Agent)->rank(Sum), Cfg.Effort)) {
     Expected<LinkCandidateSpec> S = linkCandidateForSequence(P.Actions, *Space, Level);
     if (!S) {

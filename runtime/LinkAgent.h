@@ -22,6 +22,7 @@ struct LinkAgentChoice {
   std::string Model;                    // which model
   std::string Note;                     // why it did not serve, or inputs it could not read
   unsigned Modules = 0;                 // bitcode modules whose features were summed
+  std::vector<int64_t> Features;        // their Autophase features, summed (what it ranked)
   double Millis = 0;                    // reading the inputs, features and ranking
   std::vector<std::string> Skipped;     // proposals that are clang's link, or not expressible
 };

@@ -19,6 +19,13 @@ the lists smartcc-coreset, smartcc-eval and smartcc-train take.
 Summarize: turn the corpus index into <manifest-dir>/modules-<split>.jsonl (one line per distinct
 module, with its train/validation/excluded assignment) and <manifest-dir>/summary-<split>.json.
 
+Links (--lto): the same packages built at -Oz -flto and linked by lld, smartcc owning every
+LTO link with the link agent at effort 2 and no link_time limit, so every core-set sequence and
+every library link candidate is a real link of the whole program, measured; nothing is
+harvested per TU. Each link's decision line (with the agent's summed features of the program)
+goes to <root>/links-<split>/PACKAGE.jsonl, the manifest to packages-lto-<split>.jsonl:
+scripts/link-tables.py turns them into the link agent's value tables.
+
 See docs/corpus.md. Python 3 standard library only.
 """
 import argparse
@@ -404,11 +411,14 @@ class Harvester:
         self.args = args
         self.root = corpus_root(args.corpus)
         self.split = args.split
-        self.out_dir = os.path.join(self.root, SPLIT_DIRS[self.split])
+        self.lto = getattr(args, "lto", False)
+        self.out_dir = os.path.join(self.root, ("links-" + self.split) if self.lto
+                                    else SPLIT_DIRS[self.split])
         self.src_cache = os.path.join(self.root, "src-cache")
         self.work_root = os.path.join(self.root, "work")
         self.log_dir = os.path.join(self.root, "logs", self.split)
-        self.manifest = os.path.join(args.manifest_dir, "packages-%s.jsonl" % self.split)
+        self.manifest = os.path.join(args.manifest_dir, "packages-%s%s.jsonl" % (
+            "lto-" if self.lto else "", self.split))
         self.index = os.path.join(self.out_dir, "index.jsonl")
         self.bin = os.path.abspath(args.bin)
         self.cc = os.path.join(self.bin, "smartcc")
@@ -660,6 +670,19 @@ class Harvester:
                    SMARTCC_HARVEST=self.out_dir, SMARTCC_HARVEST_PACKAGE=pkg,
                    SMARTCC_CANDIDATES="none", CCC_OVERRIDE_OPTIONS="# +-Oz",
                    FORCE_UNSAFE_CONFIGURE="1", LC_ALL="C")
+        if self.lto:
+            # Whole programs: bitcode objects, archives indexed for bitcode, lld links that
+            # smartcc owns; each link measures the agent's whole core set and the library.
+            for k in ("SMARTCC_HARVEST", "SMARTCC_HARVEST_PACKAGE", "SMARTCC_CANDIDATES"):
+                env.pop(k, None)
+            links_log = os.path.join(self.out_dir, pkg + ".jsonl")
+            if os.path.exists(links_log):
+                os.remove(links_log)  # an interrupted build of this package
+            env.update(CFLAGS=cflags + " -flto", CXXFLAGS=cxxflags + " -flto",
+                       LDFLAGS="-Oz -flto -fuse-ld=lld -Wl,--undefined-version",
+                       AR="llvm-ar-22", RANLIB="llvm-ranlib-22", NM="llvm-nm-22",
+                       SMARTCC_LINK_AGENT="builtin", SMARTCC_EFFORT="2",
+                       SMARTCC_LINK_TIME="0", SMARTCC_LOG=links_log)
         env.pop("MAKEFLAGS", None)
         env.pop("MFLAGS", None)
         system, steps = self.build_steps(pkg, src, env)
@@ -692,7 +715,8 @@ class Harvester:
         if status == "built" and rec["tus"] == 0:
             status = "build_failed"
             failed = failed or "harvest"
-            rec["reason"] = "built but no TU reached smartcc at -Oz"
+            rec["reason"] = ("built but smartcc owned no -flto link" if self.lto
+                             else "built but no TU reached smartcc at -Oz")
         rec["status"] = status
         if failed and not rec["reason"]:
             what = {"timeout": "timed out (%d s) in %s" % (timeout, failed)}.get(
@@ -700,6 +724,14 @@ class Harvester:
             rec["reason"] = what + ": " + error_lines(log_path, 2 if status == "timeout" else 4)
 
     def count(self, pkg, rec, offset):
+        if self.lto:
+            links = 0
+            path = os.path.join(self.out_dir, pkg + ".jsonl")
+            if os.path.exists(path):
+                with open(path) as f:
+                    links = sum(1 for line in f if '"kind":"link"' in line)
+            rec.update(tus=links, links=links)  # tus: what says "built" below
+            return
         recs, self.index_end = read_index(self.index, offset)
         mine, probes, ir = {}, 0, {}
         for r in recs:
@@ -735,7 +767,7 @@ class Harvester:
         todo, missing = [], []
         for n in names:
             st = done.get(n, {}).get("status")
-            if st == "built" and n not in self.index_packages:
+            if st == "built" and n not in self.index_packages and not self.lto:
                 missing.append(n)  # manifest from another machine: this corpus lacks its bitcode
             elif st in STATUSES and not (self.args.retry_failed and st in RETRYABLE) \
                     and not self.args.redo:
@@ -759,7 +791,8 @@ class Harvester:
             fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             sys.exit("harvest-corpus: another harvest is running on %s" % self.out_dir)
-        self.load_index()
+        if not self.lto:
+            self.load_index()
         todo = self.packages_to_do()
         log("harvesting %d packages into %s (manifest %s)" % (len(todo), self.out_dir,
                                                               self.manifest))
@@ -1025,6 +1058,9 @@ def main(argv):
     ap.add_argument("--no-install-tools", action="store_true",
                     help="do not apt-get install missing autotools/cmake/ninja")
     ap.add_argument("--keep-work", action="store_true", help="keep <root>/work/<pkg>")
+    ap.add_argument("--lto", action="store_true",
+                    help="build at -Oz -flto with lld and record smartcc's owned links (every "
+                         "core-set sequence and link candidate measured) in <root>/links-<split>")
     a = ap.parse_args(argv)
     a.manifest_dir = os.path.abspath(a.manifest_dir)
     if not os.path.exists(a.reserved):
