@@ -228,6 +228,9 @@ void optimizeLTOLink(const Compilation &C, const Config &Cfg, double BaselineMil
     if (!A.Note.empty())
       D.AgentNote = A.Note;
     for (const std::string &Name : Cfg.LinkCandidates) {
+      // A link model may have proposed it already (ranked by its prediction).
+      if (llvm::any_of(Specs, [&](const LinkCandidateSpec &S) { return S.Name == Name; }))
+        continue;
       Specs.push_back(Cfg.LinkCandidateLibrary.at(Name));
       Predicted.push_back(std::nullopt);
     }
@@ -256,8 +259,10 @@ void optimizeLTOLink(const Compilation &C, const Config &Cfg, double BaselineMil
     R.Name = Name;
     if (Predicted[K]) {
       R.Predicted = Predicted[K];
-      R.Sequence = Spec.Description;
-      R.ActionSpace = AgentSpace;
+      if (StringRef(Name).starts_with("agent#")) { // a sequence (a library name says itself)
+        R.Sequence = Spec.Description;
+        R.ActionSpace = AgentSpace;
+      }
     }
     D.Candidates.push_back(std::move(R));
   }

@@ -7,19 +7,30 @@
 #include <numeric>
 
 #include "BuiltinModels.inc"
+// The link agent's models (policies/models/link/*.smm): the generated table has the same name.
+namespace smartcc_link_models {
+#include "BuiltinLinkModels.inc"
+}
+static const smartcc::EmbeddedModel *const BuiltinLinkModels = smartcc_link_models::BuiltinModels;
 
 using namespace llvm;
 
 namespace smartcc {
 
-Expected<SequenceAgent> SequenceAgent::fromModel(ExportedModel Model, StringRef Source) {
+Expected<SequenceAgent> SequenceAgent::fromModel(ExportedModel Model, StringRef Source,
+                                                 StringRef Kind) {
   auto Fail = [&](const Twine &Message) {
     return createStringError(inconvertibleErrorCode(), Source + ": " + Message);
   };
   const json::Object &Meta = Model.metadata();
-  if (Meta.getString("kind").value_or("") != "sequence-value")
-    return Fail("not a sequence-value model (trainer '" +
-                Meta.getString("trainer").value_or("?") + "'); see smartcc-train --trainer value");
+  StringRef Declared = Meta.getString("kind").value_or("");
+  if (Declared != Kind)
+    return Fail("not a " + Kind + " model (" +
+                (Declared.empty() ? Twine("trainer '") + Meta.getString("trainer").value_or("?") +
+                                        "'"
+                                  : "a " + Declared + " model") +
+                "); see smartcc-train --trainer value" +
+                (Kind == "link-value" ? " and scripts/link-tables.py" : ""));
   const json::Array *Seqs = Meta.getArray("sequences");
   if (!Seqs || Seqs->size() != Model.outputSize())
     return Fail("model has " + Twine(Model.outputSize()) + " outputs but " +
@@ -28,11 +39,19 @@ Expected<SequenceAgent> SequenceAgent::fromModel(ExportedModel Model, StringRef 
     return Fail("model has " + Twine(Model.inputSize()) + " inputs; the observation has " +
                 Twine(AutophaseFeatures::Count));
   SequenceAgent A;
+  A.Kind = Kind.str();
   A.Space = Meta.getString("space").value_or("").str();
   Expected<ActionSpace> Space = loadActionSpaces(A.Space);
   if (!Space)
     return Fail(toString(Space.takeError()));
   for (const json::Value &S : *Seqs) {
+    StringRef Column = S.getAsString().value_or("");
+    if (A.isLinkModel() && Column.starts_with("link:")) {
+      A.Sequences.emplace_back();
+      A.LinkCandidates.push_back(Column.drop_front(5).str());
+      continue;
+    }
+    A.LinkCandidates.emplace_back();
     std::vector<std::string> Names;
     for (StringRef N : split(S.getAsString().value_or(""), ' '))
       if (!N.empty()) {
@@ -47,20 +66,32 @@ Expected<SequenceAgent> SequenceAgent::fromModel(ExportedModel Model, StringRef 
   return std::move(A);
 }
 
-Expected<SequenceAgent> SequenceAgent::load(const std::string &Path) {
+Expected<SequenceAgent> SequenceAgent::load(const std::string &Path, StringRef Kind) {
   Expected<ExportedModel> M = ExportedModel::load(Path);
   if (!M)
     return M.takeError();
-  return fromModel(std::move(*M), Path);
+  return fromModel(std::move(*M), Path, Kind);
 }
 
-std::optional<Expected<SequenceAgent>> SequenceAgent::builtinFor(StringRef Triple) {
-  std::optional<Expected<BuiltinModel>> B = findBuiltinModel(BuiltinModels, Triple, "model");
+std::string SequenceAgent::kindOf(const std::string &Path) {
+  Expected<ExportedModel> M = ExportedModel::load(Path);
+  if (!M) {
+    consumeError(M.takeError());
+    return "";
+  }
+  return M->metadata().getString("kind").value_or("").str();
+}
+
+std::optional<Expected<SequenceAgent>> SequenceAgent::builtinFor(StringRef Triple,
+                                                                 StringRef Kind) {
+  bool Link = Kind == "link-value";
+  std::optional<Expected<BuiltinModel>> B = findBuiltinModel(
+      Link ? BuiltinLinkModels : BuiltinModels, Triple, Link ? "link model" : "model");
   if (!B)
     return std::nullopt;
   if (!*B)
     return Expected<SequenceAgent>(B->takeError());
-  return fromModel(std::move((*B)->Model), (*B)->Source);
+  return fromModel(std::move((*B)->Model), (*B)->Source, Kind);
 }
 
 std::vector<std::string> SequenceAgent::builtinNames() {
@@ -88,6 +119,10 @@ std::vector<SequenceProposal> SequenceAgent::rank(const AutophaseVector &Feature
     P.PredictedPercent = Scores[I];
     P.Rank = unsigned(Out.size() + 1);
     P.CoreSetIndex = unsigned(I);
+    if (!LinkCandidates.empty() && !LinkCandidates[I].empty()) {
+      P.LinkCandidate = LinkCandidates[I];
+      P.Text = "link candidate " + P.LinkCandidate;
+    }
     Out.push_back(std::move(P));
   }
   return Out;

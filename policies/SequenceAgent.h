@@ -24,16 +24,27 @@ struct SequenceProposal {
   float PredictedPercent = 0;       // predicted 100*log(clang -Oz / sequence); > 0 = smaller
   unsigned Rank = 0;                // 1 = the model's first choice
   unsigned CoreSetIndex = 0;        // position in the core set (mined order: best first)
+  std::string LinkCandidate;        // a link-value model's column "link:NAME": NAME (no Actions)
 };
 
 class SequenceAgent {
 public:
-  // Checks that Model is a sequence-value model whose sequences exist in its action space.
-  // Errors name Source.
-  static llvm::Expected<SequenceAgent> fromModel(ExportedModel Model, llvm::StringRef Source);
-  static llvm::Expected<SequenceAgent> load(const std::string &Path);
-  // The model compiled into smartcc for this target triple, if there is one.
-  static std::optional<llvm::Expected<SequenceAgent>> builtinFor(llvm::StringRef Triple);
+  // Checks that Model is a model of kind Kind whose sequences exist in its action space. Kinds:
+  // "sequence-value" (per TU: every column a core-set sequence) and "link-value" (the link
+  // agent's, trained on whole-program links by scripts/link-tables.py: columns are sequences
+  // or link candidates "link:NAME"). Errors name Source.
+  static llvm::Expected<SequenceAgent> fromModel(ExportedModel Model, llvm::StringRef Source,
+                                                 llvm::StringRef Kind = "sequence-value");
+  static llvm::Expected<SequenceAgent> load(const std::string &Path,
+                                            llvm::StringRef Kind = "sequence-value");
+  // The model compiled into smartcc for this target triple, if there is one: the per-TU agent
+  // (policies/models/TARGET.smm) or, with Kind "link-value", the link agent's
+  // (policies/models/link/TARGET.smm).
+  static std::optional<llvm::Expected<SequenceAgent>>
+  builtinFor(llvm::StringRef Triple, llvm::StringRef Kind = "sequence-value");
+  // The kind a model file declares ("" when it cannot be read).
+  static std::string kindOf(const std::string &Path);
+  bool isLinkModel() const { return Kind == "link-value"; }
   // Names of the built-in models (policies/models/*.smm).
   static std::vector<std::string> builtinNames();
 
@@ -47,8 +58,9 @@ public:
 
 private:
   ExportedModel Model;
-  std::string Space, Source;
+  std::string Space, Source, Kind;
   std::vector<std::vector<std::string>> Sequences;
+  std::vector<std::string> LinkCandidates; // per column: NAME of "link:NAME", else ""
 };
 
 // Effort levels: 0 = the model's first choice only; 1 (default) = that choice and the core set's

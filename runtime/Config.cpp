@@ -332,11 +332,15 @@ bool splitList(StringRef S, std::vector<std::string> &Out) {
 
 // A model setting (agent, inliner, regalloc) names a keyword or a model file; the file must hold the
 // right kind of model now, not fail in every compile later.
-std::optional<std::string> checkModelSetting(SettingKind Kind, StringRef Text) {
+std::optional<std::string> checkModelSetting(SettingKind Kind, StringRef Key, StringRef Text) {
   if (Kind == SettingKind::Agent) {
     if (Text == "builtin" || Text == "off")
       return std::nullopt;
-    if (llvm::Expected<SequenceAgent> A = SequenceAgent::load(Text.str()); !A)
+    // The link agent takes its own kind of model (trained on links) or a per-TU one.
+    StringRef ModelKind = Key == "link_agent" && SequenceAgent::kindOf(Text.str()) == "link-value"
+                              ? "link-value"
+                              : "sequence-value";
+    if (llvm::Expected<SequenceAgent> A = SequenceAgent::load(Text.str(), ModelKind); !A)
       return llvm::toString(A.takeError());
     return std::nullopt;
   }
@@ -399,7 +403,7 @@ std::optional<std::string> parseText(const Setting &S, StringRef Text, Value &V)
   case SettingKind::RegAlloc:
     if (Text.empty())
       return std::string(expectation(S.Kind));
-    if (std::optional<std::string> Bad = checkModelSetting(S.Kind, Text))
+    if (std::optional<std::string> Bad = checkModelSetting(S.Kind, S.Key, Text))
       return Bad;
     V.S = Text.str();
     return std::nullopt;
@@ -547,7 +551,7 @@ Error parseNode(const Setting &S, StringRef Name, StringRef Source, const toml::
     if (!N.is_string() || N.as_string()->get().empty())
       return Wrong();
     V.S = N.as_string()->get();
-    if (std::optional<std::string> Bad = checkModelSetting(S.Kind, V.S))
+    if (std::optional<std::string> Bad = checkModelSetting(S.Kind, S.Key, V.S))
       return nodeError(Source, N, "'" + Name + "': " + *Bad);
     return Error::success();
   case SettingKind::CandidateList: {

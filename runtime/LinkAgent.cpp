@@ -79,11 +79,18 @@ LinkAgentChoice linkAgentCandidates(ArrayRef<std::string> Inputs, const Config &
   if (Cfg.LinkAgent == "off")
     return C;
   auto Start = std::chrono::steady_clock::now();
+  // A model trained on links (kind link-value) if there is one, else the per-TU agent on the
+  // program's summed features.
   std::optional<Expected<SequenceAgent>> Agent;
-  if (Cfg.LinkAgent == "builtin")
-    Agent = SequenceAgent::builtinFor(Triple);
-  else
-    Agent = SequenceAgent::load(Cfg.LinkAgent); // checked when the configuration was read
+  if (Cfg.LinkAgent == "builtin") {
+    Agent = SequenceAgent::builtinFor(Triple, "link-value");
+    if (!Agent)
+      Agent = SequenceAgent::builtinFor(Triple);
+  } else { // checked when the configuration was read
+    Agent = SequenceAgent::load(Cfg.LinkAgent, SequenceAgent::kindOf(Cfg.LinkAgent) == "link-value"
+                                                   ? "link-value"
+                                                   : "sequence-value");
+  }
   if (!Agent) {
     C.Note = ("no built-in agent model for " + Triple).str();
     return C;
@@ -134,7 +141,28 @@ LinkAgentChoice linkAgentCandidates(ArrayRef<std::string> Inputs, const Config &
   }
 
   C.Features.assign(Sum.begin(), Sum.end());
-  for (const SequenceProposal &P : proposalsForEffort((*Agent)->rank(Sum), Cfg.Effort)) {
+  std::vector<SequenceProposal> Ranked = (*Agent)->rank(Sum);
+  if ((*Agent)->isLinkModel()) {
+    // Its columns have no mined order: effort 0 runs its first choice, 1 its first three, 2
+    // all of them, best predicted first (within link_time, so the order matters).
+    size_t Keep = Cfg.Effort == 0 ? 1 : Cfg.Effort == 1 ? EffortOneCandidates : Ranked.size();
+    Ranked.resize(std::min(Keep, Ranked.size()));
+  } else {
+    Ranked = proposalsForEffort(std::move(Ranked), Cfg.Effort);
+  }
+  for (const SequenceProposal &P : Ranked) {
+    if (!P.LinkCandidate.empty()) {
+      auto It = Cfg.LinkCandidateLibrary.find(P.LinkCandidate);
+      if (It == Cfg.LinkCandidateLibrary.end()) {
+        C.Skipped.push_back(P.Text + " (not in the link candidate library)");
+        continue;
+      }
+      LinkCandidateSpec S = It->second;
+      S.Description = P.Text;
+      C.Specs.push_back(std::move(S)); // keeps its library name
+      C.Predicted.push_back(P.PredictedPercent);
+      continue;
+    }
     Expected<LinkCandidateSpec> S = linkCandidateForSequence(P.Actions, *Space, Level);
     if (!S) {
       C.Skipped.push_back(P.Text + " (" + toString(S.takeError()) + ")");

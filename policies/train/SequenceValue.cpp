@@ -117,6 +117,7 @@ Expected<ValueTable> readValueTable(const std::string &Dir, const std::string &C
     T.Sequences.push_back(S.getAsString().value_or("").str());
   T.Space = CO->getString("space").value_or("").str();
   T.Objective = CO->getString("objective").value_or("bytes").str();
+  T.Kind = CO->getString("kind").value_or("sequence-value").str();
 
   std::error_code EC;
   std::vector<std::string> Files;
@@ -307,7 +308,7 @@ Error trainSequenceValue(const SequenceValueOptions &O, const ValueTable &Train,
         for (const std::string &S : Train.Sequences)
           Names.push_back(S);
         json::Object Meta{{"trainer", "value"},
-                          {"kind", "sequence-value"},
+                          {"kind", Train.Kind},
                           {"space", Train.Space},
                           {"objective", Train.Objective},
                           {"sequences", std::move(Names)},

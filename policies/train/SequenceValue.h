@@ -24,6 +24,7 @@ struct ValueTableRow {
 
 struct ValueTable {
   std::string Space, Objective;
+  std::string Kind = "sequence-value"; // or "link-value": columns are link candidates too
   std::vector<std::string> Sequences;
   std::vector<ValueTableRow> Rows; // sorted by hash
 };

@@ -125,3 +125,51 @@ TEST(SequenceAgentTest, RejectsModelsItCannotServe) {
 }
 
 } // namespace
+
+namespace {
+
+Expected<SequenceAgent> linkAgentOf(const std::string &Bytes, StringRef Kind) {
+  Expected<ExportedModel> M = ExportedModel::parse(Bytes, "link.smm");
+  if (!M)
+    return M.takeError();
+  return SequenceAgent::fromModel(std::move(*M), "link.smm", Kind);
+}
+
+// The link agent's own models (kind link-value, scripts/link-tables.py): a column is a
+// sequence of the space or a link candidate of the library, "link:NAME".
+TEST(SequenceAgentTest, LinkModelsRankSequencesAndLinkCandidates) {
+  std::string Bytes = linearModel({0.5f, 1.5f, -2.0f}, {0, 0, 0},
+                                  json::Array{"clang-default machine-outliner", "link:lto-icf",
+                                              "clang-simplification"},
+                                  "link-value");
+  Expected<SequenceAgent> A = linkAgentOf(Bytes, "link-value");
+  ASSERT_TRUE(bool(A)) << toString(A.takeError());
+  EXPECT_TRUE(A->isLinkModel());
+  AutophaseVector Features{};
+  std::vector<SequenceProposal> R = A->rank(Features);
+  ASSERT_EQ(R.size(), 3u);
+  EXPECT_EQ(R[0].LinkCandidate, "lto-icf");
+  EXPECT_TRUE(R[0].Actions.empty());
+  EXPECT_FLOAT_EQ(R[0].PredictedPercent, 1.5f);
+  EXPECT_TRUE(R[1].LinkCandidate.empty());
+  EXPECT_EQ(R[1].Actions, (std::vector<std::string>{"clang-default", "machine-outliner"}));
+  EXPECT_EQ(R[2].Text, "clang-simplification");
+
+  // Neither kind serves as the other: a TU agent never sees link candidates, and a per-TU
+  // model given as a link model says what it is.
+  Expected<SequenceAgent> AsTU = linkAgentOf(Bytes, "sequence-value");
+  ASSERT_FALSE(bool(AsTU));
+  EXPECT_NE(toString(AsTU.takeError()).find("not a sequence-value model (a link-value model)"),
+            std::string::npos);
+  Expected<SequenceAgent> TUAsLink = linkAgentOf(
+      linearModel({0}, {0}, json::Array{"clang-default"}), "link-value");
+  ASSERT_FALSE(bool(TUAsLink));
+  EXPECT_NE(toString(TUAsLink.takeError()).find("not a link-value model"), std::string::npos);
+  // In a per-TU model "link:..." is no action of the space.
+  Expected<SequenceAgent> Bad =
+      agentOf(linearModel({0}, {0}, json::Array{"link:lto-icf"}, "sequence-value"));
+  ASSERT_FALSE(bool(Bad));
+  consumeError(Bad.takeError());
+}
+
+} // namespace
