@@ -96,6 +96,11 @@ json::Object figuresJSON(const ChoiceFigures &F, StringRef Prefix) {
                       {(Prefix + "top3").str(), F.Top3},
                       {(Prefix + "oracle").str(), F.Oracle},
                       {(Prefix + "top1_single_trial").str(), F.Top1Raw},
+                      {(Prefix + "top1_accuracy").str(), F.Top1Accuracy},
+                      {(Prefix + "spearman").str(), F.Spearman},
+                      {(Prefix + "spearman_rows").str(), int64_t(F.SpearmanRows)},
+                      {(Prefix + "oracle_share").str(), F.OracleShare},
+                      {(Prefix + "mean_regret").str(), F.MeanRegret},
                       {(Prefix + "wins").str(), int64_t(F.Wins)},
                       {(Prefix + "ties").str(), int64_t(F.Ties)},
                       {(Prefix + "losses").str(), int64_t(F.Losses)}};
@@ -158,9 +163,45 @@ Expected<ValueTable> readValueTable(const std::string &Dir, const std::string &C
   return T;
 }
 
+namespace {
+std::vector<double> averageRanks(const std::vector<double> &X) {
+  std::vector<size_t> Order(X.size());
+  std::iota(Order.begin(), Order.end(), 0);
+  std::stable_sort(Order.begin(), Order.end(), [&](size_t A, size_t B) { return X[A] < X[B]; });
+  std::vector<double> Rank(X.size());
+  for (size_t I = 0; I < Order.size();) {
+    size_t J = I;
+    while (J + 1 < Order.size() && X[Order[J + 1]] == X[Order[I]])
+      ++J;
+    for (size_t K = I; K <= J; ++K)
+      Rank[Order[K]] = (double(I) + double(J)) / 2.0;
+    I = J + 1;
+  }
+  return Rank;
+}
+} // namespace
+
+double spearman(const std::vector<double> &A, const std::vector<double> &B) {
+  if (A.size() != B.size() || A.size() < 2)
+    return 0;
+  std::vector<double> RA = averageRanks(A), RB = averageRanks(B);
+  double MA = 0, MB = 0;
+  for (size_t I = 0; I < RA.size(); ++I)
+    MA += RA[I], MB += RB[I];
+  MA /= double(RA.size()), MB /= double(RB.size());
+  double Cov = 0, VA = 0, VB = 0;
+  for (size_t I = 0; I < RA.size(); ++I) {
+    Cov += (RA[I] - MA) * (RB[I] - MB);
+    VA += (RA[I] - MA) * (RA[I] - MA);
+    VB += (RB[I] - MB) * (RB[I] - MB);
+  }
+  return VA > 0 && VB > 0 ? Cov / std::sqrt(VA * VB) : 0;
+}
+
 ChoiceFigures scoreChoices(const ValueTable &T, const std::vector<std::vector<float>> &Scores) {
   ChoiceFigures F;
   double L1 = 0, L3 = 0, LO = 0, LRaw = 0, LE1 = 0;
+  double Correct = 0, RhoSum = 0, Regret = 0;
   size_t N = 0;
   for (size_t I = 0; I < T.Rows.size(); ++I) {
     const ValueTableRow &R = T.Rows[I];
@@ -183,7 +224,26 @@ ChoiceFigures scoreChoices(const ValueTable &T, const std::vector<std::vector<fl
     for (const SequenceProposal &P : proposalsForEffort(std::move(Ranked), 1))
       if (R.Values[P.CoreSetIndex] > 0)
         E1 = std::min(E1, R.Values[P.CoreSetIndex]);
+    if (T.Kind == "link-value") // the link agent runs its first three by prediction
+      E1 = Best(EffortOneCandidates);
     LE1 += std::log(R.Clang / E1);
+    // Calibration: is the first choice a best one (clang's bytes when nothing beats it), and
+    // do predictions order the measured columns as they measure?
+    const double Oracle = Best(Order.size());
+    const double First = R.Values[Order[0]] > 0 ? std::min(R.Values[Order[0]], R.Clang) : R.Clang;
+    Correct += First == Oracle;
+    Regret += 100.0 * std::log(E1 / Oracle);
+    std::vector<double> Predicted, Measured;
+    for (size_t J = 0; J < R.Values.size(); ++J)
+      if (R.Values[J] > 0) {
+        Predicted.push_back(Scores[I][J]);
+        Measured.push_back(std::log(R.Clang / R.Values[J]));
+      }
+    if (Measured.size() >= 3 &&
+        std::any_of(Measured.begin(), Measured.end(), [&](double V) { return V != Measured[0]; })) {
+      RhoSum += spearman(Predicted, Measured);
+      ++F.SpearmanRows;
+    }
     double Raw = R.Values[Order[0]] > 0 ? R.Values[Order[0]] : R.Clang; // failed = fallback
     L1 += std::log(R.Clang / Best(1));
     L3 += std::log(R.Clang / Best(3));
@@ -200,7 +260,12 @@ ChoiceFigures scoreChoices(const ValueTable &T, const std::vector<std::vector<fl
     F.Oracle = std::exp(LO / double(N));
     F.Top1Raw = std::exp(LRaw / double(N));
     F.Effort1 = std::exp(LE1 / double(N));
+    F.Top1Accuracy = Correct / double(N);
+    F.MeanRegret = Regret / double(N);
+    F.OracleShare = LO > 0 ? LE1 / LO : 1.0;
   }
+  if (F.SpearmanRows)
+    F.Spearman = RhoSum / double(F.SpearmanRows);
   return F;
 }
 
@@ -295,9 +360,11 @@ Error trainSequenceValue(const SequenceValueOptions &O, const ValueTable &Train,
                            .count();
       double Eta = Elapsed / double(P.Step - StartEpoch) * double(O.Epochs - P.Step);
       outs() << format("epoch %4llu/%u  loss %.4f  validation top-1 %.4f effort-1 %.4f (oracle "
-                       "%.4f, single trial %.4f: %u won, %u tied, %u lost)  ETA %.0f s\n",
+                       "%.4f, %.0f %% of it; single trial %.4f: %u won, %u tied, %u lost; top-1 "
+                       "accuracy %.2f, Spearman %.2f)  ETA %.0f s\n",
                        (unsigned long long)P.Step, O.Epochs, LossSum / std::max(1u, Batches),
-                       V.Top1, V.Effort1, V.Oracle, V.Top1Raw, V.Wins, V.Ties, V.Losses, Eta);
+                       V.Top1, V.Effort1, V.Oracle, 100.0 * V.OracleShare, V.Top1Raw, V.Wins,
+                       V.Ties, V.Losses, V.Top1Accuracy, V.Spearman, Eta);
       outs().flush();
       // The shipped model is the best on validation so far at what the default effort does
       // with it (effort 1), top-1 breaking ties.

@@ -51,7 +51,16 @@ struct ChoiceFigures {
   double Top1Raw = 1;                    // top-1 before the -Oz fallback (single trial)
   double Effort1 = 1;                    // the effort-1 rule (SequenceAgent.h)
   unsigned Wins = 0, Ties = 0, Losses = 0; // top-1 single trial vs clang
+  // Calibration (issue: a chooser must know when it is right):
+  double Top1Accuracy = 0;  // share of rows whose first choice is a best column (-Oz kept)
+  double Spearman = 0;      // rank correlation of predicted and measured gains, mean over rows
+  unsigned SpearmanRows = 0; // rows with at least three measured columns that differ
+  double OracleShare = 1;   // effort 1's log gain over the oracle's (1 = all of it)
+  double MeanRegret = 0;    // mean of 100*log(effort 1's bytes / the oracle's), >= 0
 };
+// Spearman's rank correlation of two equally long series (average ranks for ties); 0 when
+// either is constant or shorter than 2.
+double spearman(const std::vector<double> &A, const std::vector<double> &B);
 // Scores: one row of predicted gains per table row.
 ChoiceFigures scoreChoices(const ValueTable &T, const std::vector<std::vector<float>> &Scores);
 
