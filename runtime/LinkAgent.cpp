@@ -79,21 +79,20 @@ LinkAgentChoice linkAgentCandidates(ArrayRef<std::string> Inputs, const Config &
   if (Cfg.LinkAgent == "off")
     return C;
   auto Start = std::chrono::steady_clock::now();
-  // A model trained on links (kind link-value) if there is one, else the per-TU agent on the
-  // program's summed features.
+  // builtin: the model trained on links (kind link-value) for the target. The per-TU agent
+  // on the program's summed features lost on every measured link (docs/design.md, "LTO
+  // links"), so it serves only when named by path.
   std::optional<Expected<SequenceAgent>> Agent;
   if (Cfg.LinkAgent == "builtin") {
     Agent = SequenceAgent::builtinFor(Triple, "link-value");
-    if (!Agent)
-      Agent = SequenceAgent::builtinFor(Triple);
+    if (!Agent) {
+      C.Note = ("no built-in link model for " + Triple).str();
+      return C;
+    }
   } else { // checked when the configuration was read
     Agent = SequenceAgent::load(Cfg.LinkAgent, SequenceAgent::kindOf(Cfg.LinkAgent) == "link-value"
                                                    ? "link-value"
                                                    : "sequence-value");
-  }
-  if (!Agent) {
-    C.Note = ("no built-in agent model for " + Triple).str();
-    return C;
   }
   if (!*Agent) {
     C.Note = "agent model unusable: " + toString(Agent->takeError());

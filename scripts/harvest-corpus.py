@@ -681,7 +681,10 @@ class Harvester:
             env.update(CFLAGS=cflags + " -flto", CXXFLAGS=cxxflags + " -flto",
                        LDFLAGS="-Oz -flto -fuse-ld=lld -Wl,--undefined-version",
                        AR="llvm-ar-22", RANLIB="llvm-ranlib-22", NM="llvm-nm-22",
-                       SMARTCC_LINK_AGENT="builtin", SMARTCC_EFFORT="2",
+                       # the per-TU agent's model for its core set (every sequence run)
+                       SMARTCC_LINK_AGENT=os.path.join(REPO, "policies", "models",
+                                                       "x86_64.smm"),
+                       SMARTCC_EFFORT="2",
                        SMARTCC_LINK_TIME="0", SMARTCC_LOG=links_log)
         env.pop("MAKEFLAGS", None)
         env.pop("MFLAGS", None)

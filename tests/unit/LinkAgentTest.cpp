@@ -86,7 +86,7 @@ TEST(LinkAgentTest, OffOrNoBitcodeMeansNoAgentCandidates) {
     raw_fd_ostream OS(Path, EC);
     OS << "not an object\n";
   }
-  Cfg.LinkAgent = "builtin";
+  Cfg.LinkAgent = SMARTCC_TEST_SOURCE_DIR "/../policies/models/x86_64.smm"; // per-TU model
   LinkAgentChoice C = linkAgentCandidates({std::string(Path)}, Cfg, "x86_64-pc-linux-gnu", "Oz");
   sys::fs::remove(Path);
   EXPECT_FALSE(C.Active);
