@@ -9,6 +9,8 @@
 //   smartcc-train --trainer inliner-bc|inliner-es|inliner-flips --corpus DIR --hashes TRAIN.txt
 //                 --validation-hashes VAL.txt --run DIR [--target x86_64] [--init BC.smm]
 //                 (the ML inliner, InlinerTraining.h)
+//   smartcc-train --trainer value --score MODEL.smm --table DIR [--fixed-order]
+//                 (scores a value model on a table: held-out figures and calibration)
 //   smartcc-train --inspect MODEL.smm
 #include "policies/model/ExportedModel.h"
 #include "policies/inliner/InlineFeatures.h"
@@ -24,6 +26,7 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
@@ -50,6 +53,12 @@ static cl::opt<std::string> ValTable("validation-table",
                                      cl::desc("value: directory with the validation table"));
 static cl::opt<std::string> RewardName("reward", cl::desc("ir (the papers') or bytes"),
                                        cl::init("ir"));
+static cl::opt<std::string> ScoreModel("score",
+                                       cl::desc("value: score this model on --table (no "
+                                                "training): geomeans, calibration, regret"));
+static cl::opt<bool> FixedOrder("fixed-order",
+                                cl::desc("with --score: also score the table's own column order "
+                                         "(link candidates in library order) as a ranking"));
 static cl::opt<unsigned> Epochs("epochs", cl::desc("value: training epochs"), cl::init(200));
 static cl::opt<std::string> CorpusDir("corpus", cl::desc("harvested corpus"));
 static cl::opt<std::string> Hashes("hashes", cl::desc("training module hashes"));
@@ -221,7 +230,52 @@ void recordCommand(int Argc, const char **Argv) {
 }
 
 // The sequence-value agent learns from value tables, not from the environment directly.
+void printFigures(StringRef Name, const ChoiceFigures &F) {
+  outs() << format("%-14s top-1 %.4f  effort-1 %.4f  top-3 %.4f  oracle %.4f (%.0f %% of it)  "
+                   "single trial %.4f: %u won, %u tied, %u lost; top-1 accuracy %.2f, "
+                   "Spearman %.2f over %u rows, mean regret %.2f %%\n",
+                   Name.str().c_str(), F.Top1, F.Effort1, F.Top3, F.Oracle,
+                   100.0 * F.OracleShare, F.Top1Raw, F.Wins, F.Ties, F.Losses, F.Top1Accuracy,
+                   F.Spearman, F.SpearmanRows, F.MeanRegret);
+}
+
+// --score: a trained model (or the table's fixed column order) on a table it never saw.
+int scoreValue() {
+  Expected<ValueTable> T = readValueTable(Table);
+  if (!T)
+    return fail(toString(T.takeError()));
+  Expected<ExportedModel> M = ExportedModel::load(ScoreModel);
+  if (!M)
+    return fail(toString(M.takeError()));
+  const json::Array *Seqs = M->metadata().getArray("sequences");
+  std::vector<std::string> Names;
+  if (Seqs)
+    for (const json::Value &S : *Seqs)
+      Names.push_back(S.getAsString().value_or("").str());
+  if (Names != T->Sequences)
+    return fail(ScoreModel + ": the model's columns are not the table's (another core set or "
+                             "link candidate library)");
+  std::vector<std::vector<float>> Scores, Fixed;
+  for (const ValueTableRow &R : T->Rows) {
+    Scores.push_back(M->forward(R.Obs));
+    std::vector<float> F(R.Values.size());
+    for (size_t I = 0; I < F.size(); ++I) // library candidates first, in their order
+      F[I] = StringRef(T->Sequences[I]).starts_with("link:") ? -float(I) : -1e6f - float(I);
+    Fixed.push_back(std::move(F));
+  }
+  outs() << T->Rows.size() << " rows, " << T->Sequences.size() << " columns\n";
+  printFigures("model", scoreChoices(*T, Scores));
+  if (FixedOrder)
+    printFigures("fixed order", scoreChoices(*T, Fixed));
+  return 0;
+}
+
 int trainValue(int Argc, const char **Argv) {
+  if (!ScoreModel.empty()) {
+    if (Table.empty())
+      return fail("--score needs --table");
+    return scoreValue();
+  }
   if (Table.empty() || ValTable.empty() || RunDir.empty())
     return fail("--trainer value needs --table, --validation-table and --run");
   Expected<ValueTable> T = readValueTable(Table);
