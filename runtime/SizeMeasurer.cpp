@@ -74,9 +74,15 @@ void addSection(ObjectSize &Size, const object::SectionRef &Sec, bool IsElf,
   const uint64_t Flags = Elf.getFlags();
   if (!(Flags & ELF::SHF_ALLOC)) // debug info, symbols, relocations: never loaded
     return;
-  Size.AllocBytes += Bytes;
   Expected<StringRef> Name = Sec.getName();
   StringRef N = Name ? *Name : (consumeError(Name.takeError()), StringRef());
+  // lld (18 and later) pads the RELRO region to a page boundary with this NOBITS section: its
+  // size is wherever the region happens to end, not memory the program uses (the page is
+  // mapped either way). Counted as .bss, it made 41 KB smaller links "grow RAM" when their
+  // code shrank (libturbojpeg, -flto): it counts nowhere.
+  if (N == ".relro_padding" && Elf.getType() == ELF::SHT_NOBITS)
+    return;
+  Size.AllocBytes += Bytes;
   if (Elf.getType() == ELF::SHT_NOBITS)
     Size.BssBytes += Bytes;
   else if (Flags & ELF::SHF_EXECINSTR)

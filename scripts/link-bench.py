@@ -54,6 +54,8 @@ def classify(name, typ, size, flags, acc):
     """Adds one section to the size classes (the same classes smartcc-size reports)."""
     if "A" not in flags:
         return
+    if name == ".relro_padding" and typ == "NOBITS":
+        return  # lld's page padding after RELRO: not memory the program uses (SizeMeasurer.cpp)
     if typ == "NOBITS":
         acc["bss"] += size
     elif "X" in flags:

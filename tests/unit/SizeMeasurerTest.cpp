@@ -304,3 +304,40 @@ TEST(UndefinedSymbols, ListsWhatTheObjectNeeds) {
   EXPECT_EQ(smartcc::firstNewUndefined({"ext"}, *U), "");
   llvm::sys::fs::remove_directories(Dir);
 }
+
+// lld pads the RELRO region to a page with a NOBITS section, .relro_padding, whose size follows
+// wherever the region ends: a linked program measures only its real .bss as RAM, however the
+// padding moves when its code changes size.
+#include "llvm/Object/ObjectFile.h"
+TEST(SizeMeasurerFile, RelroPaddingIsNeitherBssNorImage) {
+  llvm::SmallString<128> Dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("relro", Dir));
+  std::string Src = (Dir + "/p.c").str(), Exe = (Dir + "/p").str();
+  {
+    std::ofstream(Src) << "static int counter[66];\n"
+                          "int (*const table[2])(void) = {0, 0};\n"
+                          "int main(void) { return counter[table[0] != 0] + 1; }\n";
+  }
+  ASSERT_EQ(std::system(("/usr/lib/llvm-22/bin/clang -Oz -fuse-ld=lld -pie -fPIE " + Src +
+                         " -o " + Exe).c_str()),
+            0);
+  auto Buf = llvm::MemoryBuffer::getFile(Exe);
+  ASSERT_TRUE(bool(Buf));
+  auto Obj = llvm::object::ObjectFile::createObjectFile((*Buf)->getMemBufferRef());
+  ASSERT_TRUE(bool(Obj)) << llvm::toString(Obj.takeError());
+  uint64_t Bss = 0, Padding = 0;
+  for (const llvm::object::SectionRef &S : (*Obj)->sections()) {
+    llvm::Expected<llvm::StringRef> Name = S.getName();
+    ASSERT_TRUE(bool(Name));
+    if (*Name == ".bss")
+      Bss += S.getSize();
+    if (*Name == ".relro_padding")
+      Padding += S.getSize();
+  }
+  ASSERT_GT(Padding, 0u) << "lld wrote no .relro_padding: the test no longer tests anything";
+  llvm::Expected<smartcc::FileSize> F = smartcc::measureFile((*Buf)->getMemBufferRef());
+  ASSERT_TRUE(bool(F)) << llvm::toString(F.takeError());
+  EXPECT_EQ(F->Size.BssBytes, Bss);
+  EXPECT_EQ(F->Kind, "executable");
+  llvm::sys::fs::remove_directories(Dir);
+}
