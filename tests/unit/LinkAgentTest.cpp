@@ -4,6 +4,7 @@
 // express is refused by name. Also: a link without bitcode gets no agent candidates.
 #include "runtime/LinkAgent.h"
 #include "policies/ActionSpace.h"
+#include "policies/SequenceAgent.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 #include <gtest/gtest.h>
@@ -92,6 +93,42 @@ TEST(LinkAgentTest, OffOrNoBitcodeMeansNoAgentCandidates) {
   EXPECT_FALSE(C.Active);
   EXPECT_TRUE(C.Specs.empty());
   EXPECT_NE(C.Note.find("no bitcode"), std::string::npos) << C.Note;
+}
+
+} // namespace
+
+namespace {
+
+// The shipped link model serves: its columns are sequences of its space or candidates of the
+// built-in link candidate library (a library rename would otherwise silently drop them).
+TEST(LinkAgentTest, TheShippedLinkModelNamesWhatExists) {
+  std::optional<Expected<SequenceAgent>> A =
+      SequenceAgent::builtinFor("x86_64-pc-linux-gnu", "link-value");
+  ASSERT_TRUE(A.has_value()) << "no built-in x86_64 link model";
+  ASSERT_TRUE(bool(*A)) << toString(A->takeError());
+  EXPECT_TRUE((*A)->isLinkModel());
+  // The built-in configuration alone: no environment, no files.
+  ConfigEnvironment Env;
+  Env.GetEnv = [](const char *) -> std::optional<std::string> { return std::nullopt; };
+  Env.WorkingDir = "/";
+  Env.SystemFile = "/nonexistent/smartcc/config.toml";
+  Expected<Config> Builtin = loadConfig(Env, {});
+  ASSERT_TRUE(bool(Builtin)) << toString(Builtin.takeError());
+  AutophaseVector Features{};
+  unsigned Library = 0, Sequences = 0;
+  for (const SequenceProposal &P : (*A)->rank(Features)) {
+    if (!P.LinkCandidate.empty()) {
+      ++Library;
+      EXPECT_TRUE(Builtin->LinkCandidateLibrary.count(P.LinkCandidate)) << P.LinkCandidate;
+    } else {
+      ++Sequences;
+      EXPECT_FALSE(P.Actions.empty());
+    }
+  }
+  EXPECT_GT(Library, 0u);
+  EXPECT_GT(Sequences, 0u);
+  // No per-TU agent is mistaken for it, and no AArch64 link model exists yet.
+  EXPECT_FALSE(SequenceAgent::builtinFor("aarch64-unknown-linux-gnu", "link-value").has_value());
 }
 
 } // namespace
