@@ -87,6 +87,9 @@ def main(argv):
     ap.add_argument("--target", default="x86_64", help="triple prefix (default x86_64)")
     ap.add_argument("--validation-every", type=int, default=5,
                     help="every Nth package (by name hash) validates (default 5)")
+    ap.add_argument("--columns-from", metavar="MODEL.smm",
+                    help="the columns of this model, in its order (to score it on links it never "
+                         "saw with smartcc-train --score; a column a link did not run is 0)")
     ap.add_argument("--validation", default="",
                     help="comma-separated packages that validate, instead of the hash rule")
     a = ap.parse_args(argv)
@@ -106,6 +109,10 @@ def main(argv):
     # Sequences first (as the agent's core set), then the library's candidates.
     columns = [c for c in columns if not c.startswith("link:")] + \
               [c for c in columns if c.startswith("link:")]
+    if a.columns_from:
+        with open(a.columns_from, "rb") as f:
+            f.readline()  # "SMARTCC-MODEL 1"
+            columns = json.loads(f.readline())["sequences"]
     # clang's pipeline alone is never run (it is clang's link): give it a column anyway when the
     # agent's core set has it, so the model can say "nothing beats clang's link".
     if not any(is_clangs_link(c) for c in columns):
