@@ -1179,4 +1179,9 @@ bool Config::candidatesAreDefault() const {
   return It == Origin.end() || It->second == "default" || It->second == BuiltinSource;
 }
 
+bool Config::linkCandidatesAreDefault() const {
+  auto It = Origin.find("link_candidates");
+  return It == Origin.end() || It->second == "default" || It->second == BuiltinSource;
+}
+
 } // namespace smartcc
