@@ -70,7 +70,7 @@ struct Config {
   bool HarvestO0 = false;                  // with harvest: and at -O0 without optnone
   bool HarvestGcc = false;                 // with harvest: record gcc -Os's object size
   std::string Agent = "builtin";       // "builtin", "off" or a sequence-value model path
-  std::string LinkAgent = "builtin";   // the same for -flto links (runtime/LinkAgent.h)
+  std::string LinkAgent = "off";       // the same for -flto links (runtime/LinkAgent.h)
   std::string Inliner = "heuristic";   // "heuristic", "ml" or an inliner model path
   std::string RegAlloc = "greedy";     // "greedy", "ml" or a register-allocation model path
   double RegAllocGrowth = 1.0;         // percent of code bytes ML allocation may add at -O1..-O3
