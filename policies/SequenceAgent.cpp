@@ -73,13 +73,14 @@ Expected<SequenceAgent> SequenceAgent::load(const std::string &Path, StringRef K
   return fromModel(std::move(*M), Path, Kind);
 }
 
-std::string SequenceAgent::kindOf(const std::string &Path) {
+Expected<SequenceAgent> SequenceAgent::loadForLinks(const std::string &Path) {
   Expected<ExportedModel> M = ExportedModel::load(Path);
-  if (!M) {
-    consumeError(M.takeError());
-    return "";
-  }
-  return M->metadata().getString("kind").value_or("").str();
+  if (!M)
+    return M.takeError();
+  StringRef Kind = M->metadata().getString("kind").value_or("") == "link-value"
+                       ? "link-value"
+                       : "sequence-value";
+  return fromModel(std::move(*M), Path, Kind);
 }
 
 std::optional<Expected<SequenceAgent>> SequenceAgent::builtinFor(StringRef Triple,

@@ -42,8 +42,9 @@ public:
   // (policies/models/link/TARGET.smm).
   static std::optional<llvm::Expected<SequenceAgent>>
   builtinFor(llvm::StringRef Triple, llvm::StringRef Kind = "sequence-value");
-  // The kind a model file declares ("" when it cannot be read).
-  static std::string kindOf(const std::string &Path);
+  // A model file for the link agent: a link-value model, or else a per-TU one (its kind is
+  // read from the file, which is parsed once).
+  static llvm::Expected<SequenceAgent> loadForLinks(const std::string &Path);
   bool isLinkModel() const { return Kind == "link-value"; }
   // Names of the built-in models (policies/models/*.smm).
   static std::vector<std::string> builtinNames();

@@ -337,10 +337,9 @@ std::optional<std::string> checkModelSetting(SettingKind Kind, StringRef Key, St
     if (Text == "builtin" || Text == "off")
       return std::nullopt;
     // The link agent takes its own kind of model (trained on links) or a per-TU one.
-    StringRef ModelKind = Key == "link_agent" && SequenceAgent::kindOf(Text.str()) == "link-value"
-                              ? "link-value"
-                              : "sequence-value";
-    if (llvm::Expected<SequenceAgent> A = SequenceAgent::load(Text.str(), ModelKind); !A)
+    llvm::Expected<SequenceAgent> A = Key == "link_agent" ? SequenceAgent::loadForLinks(Text.str())
+                                                          : SequenceAgent::load(Text.str());
+    if (!A)
       return llvm::toString(A.takeError());
     return std::nullopt;
   }

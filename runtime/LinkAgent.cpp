@@ -96,9 +96,7 @@ LinkAgentChoice linkAgentCandidates(ArrayRef<std::string> Inputs, const Config &
       return C;
     }
   } else { // checked when the configuration was read
-    Agent = SequenceAgent::load(Cfg.LinkAgent, SequenceAgent::kindOf(Cfg.LinkAgent) == "link-value"
-                                                   ? "link-value"
-                                                   : "sequence-value");
+    Agent = SequenceAgent::loadForLinks(Cfg.LinkAgent);
   }
   if (!*Agent) {
     C.Note = "agent model unusable: " + toString(Agent->takeError());
