@@ -11,11 +11,24 @@
 //                 (the ML inliner, InlinerTraining.h)
 //   smartcc-train --trainer value --score MODEL.smm --table DIR [--fixed-order]
 //                 (scores a value model on a table: held-out figures and calibration)
+//   smartcc-train --trainer ir2vec-vocab --triplets T1.txt[,T2.txt...]
+//                 --validation-triplets V.txt --run DIR [--dim 64] [--epochs 300]
+//                 (the IR2Vec vocabulary: TransE over llvm-ir2vec triplets, IR2VecVocabTraining.h)
+//   smartcc-train --embed MODULE.bc [--vocabulary V.json] [--embed-kind symbolic|flow-aware]
+//                 (in-process IR2Vec embeddings: each function's, then the module's sum)
 //   smartcc-train --inspect MODEL.smm
+#include "policies/IR2VecEmbedding.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IRReader/IRReader.h"
+#include "llvm/Support/SourceMgr.h"
+#include <chrono>
+#include <optional>
 #include "policies/model/ExportedModel.h"
 #include "policies/inliner/InlineFeatures.h"
 #include "policies/regalloc/RegAllocPolicy.h"
 #include "policies/train/DQN.h"
+#include "policies/train/IR2VecVocabTraining.h"
 #include "policies/train/InlinerTraining.h"
 #include "policies/train/RegAllocTraining.h"
 #include "policies/train/PPO.h"
@@ -59,6 +72,27 @@ static cl::opt<std::string> ScoreModel("score",
 static cl::opt<bool> FixedOrder("fixed-order",
                                 cl::desc("with --score: also score the table's own column order "
                                          "(link candidates in library order) as a ranking"));
+static cl::opt<bool> PrintEntities("print-ir2vec-entities",
+                                   cl::desc("list the IR2Vec entities in llvm-ir2vec's "
+                                            "entity2id format (count, then NAME<tab>ID)"));
+static cl::opt<std::string> EmbedModule("embed",
+                                        cl::desc("print the IR2Vec embeddings of a module's "
+                                                 "functions and their sum, as the compiler "
+                                                 "computes them"));
+static cl::opt<std::string> VocabularyPath("vocabulary",
+                                           cl::desc("IR2Vec vocabulary (default: the built-in "
+                                                    "one)"));
+static cl::opt<std::string> EmbedKind("embed-kind", cl::desc("symbolic or flow-aware"),
+                                      cl::init("symbolic"));
+static cl::opt<std::string> TripletFiles("triplets",
+                                         cl::desc("ir2vec-vocab: training triplet files "
+                                                  "(llvm-ir2vec triplets), comma-separated"));
+static cl::opt<std::string> ValTripletFiles("validation-triplets",
+                                            cl::desc("ir2vec-vocab: validation triplet files"));
+static cl::opt<unsigned> Dimension("dim", cl::desc("ir2vec-vocab: vector dimension"),
+                                   cl::init(VocabTrainOptions().Dimension));
+static cl::opt<double> Margin("margin", cl::desc("ir2vec-vocab: TransE margin"),
+                              cl::init(VocabTrainOptions().Margin));
 static cl::opt<unsigned> Epochs("epochs", cl::desc("value: training epochs"), cl::init(200));
 static cl::opt<std::string> CorpusDir("corpus", cl::desc("harvested corpus"));
 static cl::opt<std::string> Hashes("hashes", cl::desc("training module hashes"));
@@ -300,6 +334,89 @@ int trainValue(int Argc, const char **Argv) {
   return 0;
 }
 
+bool given(const cl::Option &Opt) { return Opt.getNumOccurrences() > 0; }
+
+// The IR2Vec vocabulary learns from llvm-ir2vec's triplets (scripts/ir2vec-triplets.py).
+int trainVocabulary(int Argc, const char **Argv) {
+  if (TripletFiles.empty() || ValTripletFiles.empty() || RunDir.empty())
+    return fail("--trainer ir2vec-vocab needs --triplets, --validation-triplets and --run");
+  if (Dimension < 2 || Dimension > 1024)
+    return fail("--dim must be 2 to 1024");
+  auto Files = [](StringRef List) {
+    SmallVector<StringRef, 4> Parts;
+    List.split(Parts, ',', -1, false);
+    return std::vector<std::string>(Parts.begin(), Parts.end());
+  };
+  const int64_t Entities = int64_t(IR2VecVocabulary::entities().size());
+  Expected<TripletSet> T = readTriplets(Files(TripletFiles), Entities);
+  if (!T)
+    return fail(toString(T.takeError()));
+  Expected<TripletSet> V = readTriplets(Files(ValTripletFiles), Entities);
+  if (!V)
+    return fail(toString(V.takeError()));
+  recordCommand(Argc, Argv);
+  VocabTrainOptions O;
+  O.RunDir = RunDir;
+  O.Dimension = Dimension;
+  O.Margin = Margin;
+  O.Seed = Seed;
+  if (given(Epochs))
+    O.Epochs = Epochs;
+  if (given(ValidateEvery))
+    O.ValidateEvery = unsigned(ValidateEvery);
+  if (Error E = guardLibTorch([&] { return trainIR2VecVocabulary(O, *T, *V); }))
+    return fail(toString(std::move(E)));
+  if (Error R = writeTrainingReport(RunDir))
+    return fail(toString(std::move(R)));
+  outs() << "vocabulary: " << RunDir << "/vocabulary.json\n";
+  return 0;
+}
+
+// --embed: what IR2VecEmbedding.h computes, printed like llvm-ir2vec --level=func.
+int embed() {
+  std::optional<IR2VecVocabulary> Loaded;
+  const IR2VecVocabulary *V = IR2VecVocabulary::builtin();
+  if (!VocabularyPath.empty()) {
+    Expected<IR2VecVocabulary> L = IR2VecVocabulary::load(VocabularyPath);
+    if (!L)
+      return fail(toString(L.takeError()));
+    Loaded.emplace(std::move(*L));
+    V = &*Loaded;
+  }
+  if (!V)
+    return fail("this smartcc has no built-in IR2Vec vocabulary: give --vocabulary");
+  if (EmbedKind != "symbolic" && EmbedKind != "flow-aware")
+    return fail("--embed-kind must be symbolic or flow-aware");
+  IR2VecKind Kind = EmbedKind == "symbolic" ? IR2VecKind::Symbolic : IR2VecKind::FlowAware;
+  LLVMContext Ctx;
+  SMDiagnostic Diag;
+  std::unique_ptr<Module> M = parseIRFile(EmbedModule, Diag, Ctx);
+  if (!M)
+    return fail(EmbedModule + ": " + Diag.getMessage());
+  auto Print = [](const std::vector<double> &X) {
+    outs() << " [";
+    for (double D : X)
+      outs() << " " << format("%.2f", D) << " ";
+    outs() << "]\n";
+  };
+  for (const Function &F : *M) {
+    if (F.isDeclaration())
+      continue;
+    std::unique_ptr<ir2vec::Embedder> E = ir2vec::Embedder::create(Kind, F, V->vocabulary());
+    outs() << "Function: " << F.getName() << "\n";
+    Print(E->getFunctionVector().getData());
+  }
+  auto Start = std::chrono::steady_clock::now();
+  ModuleEmbedding ME = embedModule(*M, *V, Kind);
+  double Ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - Start)
+                  .count();
+  outs() << "Module: " << ME.Functions << " functions, " << ME.Instructions
+         << " instructions, vocabulary " << V->digest() << "\n";
+  Print(ME.Sum);
+  errs() << format("embedded in %.3f ms\n", Ms);
+  return 0;
+}
+
 // A trainer over the corpus splits (--corpus, --hashes, --validation-hashes, --run): reads
 // the splits, records the command, runs Train and renders its report.
 int trainOnSplits(int Argc, const char **Argv,
@@ -322,8 +439,6 @@ int trainOnSplits(int Argc, const char **Argv,
   outs() << "model: " << RunDir << "/model.smm\n";
   return 0;
 }
-
-bool given(const cl::Option &Opt) { return Opt.getNumOccurrences() > 0; }
 
 // The evolution-strategies flags over a trainer's defaults (the flags' own defaults are the
 // inliner's, so a flag only counts when given).
@@ -420,6 +535,15 @@ int main(int Argc, const char **Argv) {
       outs() << Name << "\n";
     return 0;
   }
+  if (!EmbedModule.empty())
+    return embed();
+  if (PrintEntities) {
+    const std::vector<IR2VecVocabulary::Entity> &E = IR2VecVocabulary::entities();
+    outs() << E.size() << "\n";
+    for (size_t I = 0; I < E.size(); ++I)
+      outs() << E[I].Name << "\t" << I << "\n";
+    return 0;
+  }
   if (!Inspect.empty()) {
     Expected<ExportedModel> M = ExportedModel::load(Inspect);
     if (!M)
@@ -434,6 +558,8 @@ int main(int Argc, const char **Argv) {
   }
   if (Trainer == "value")
     return trainValue(Argc, Argv);
+  if (Trainer == "ir2vec-vocab")
+    return trainVocabulary(Argc, Argv);
   if (Trainer == "inliner-bc" || Trainer == "inliner-es" || Trainer == "inliner-flips")
     return trainInliner(Argc, Argv);
   if (Trainer == "regalloc-es")
@@ -444,7 +570,7 @@ int main(int Argc, const char **Argv) {
     return fail("--corpus, --hashes and --run are required (see --help)");
   if (Trainer != "dqn" && Trainer != "ppo" && Trainer != "dreamer")
     return fail("unknown trainer '" + Trainer +
-                "' (available: dqn, ppo, dreamer, value, inliner-bc, inliner-es, inliner-flips, regalloc-es)");
+                "' (available: dqn, ppo, dreamer, value, ir2vec-vocab, inliner-bc, inliner-es, inliner-flips, regalloc-es)");
   Expected<Splits> S = readSplits();
   if (!S)
     return fail(toString(S.takeError()));
