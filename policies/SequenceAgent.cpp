@@ -1,5 +1,6 @@
 #include "policies/SequenceAgent.h"
 #include "policies/AutophaseFeatures.h"
+#include "policies/ModuleObservation.h"
 #include "policies/Observation.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/Module.h"
@@ -35,10 +36,32 @@ Expected<SequenceAgent> SequenceAgent::fromModel(ExportedModel Model, StringRef 
   if (!Seqs || Seqs->size() != Model.outputSize())
     return Fail("model has " + Twine(Model.outputSize()) + " outputs but " +
                 Twine(Seqs ? Seqs->size() : 0) + " sequences");
-  if (Model.inputSize() != AutophaseFeatures::Count)
-    return Fail("model has " + Twine(Model.inputSize()) + " inputs; the observation has " +
-                Twine(AutophaseFeatures::Count));
   SequenceAgent A;
+  Expected<ObservationKind> Obs =
+      parseObservationKind(Meta.getString("observation").value_or("autophase-log1p"));
+  if (!Obs)
+    return Fail(toString(Obs.takeError()));
+  A.Observation = *Obs;
+  unsigned Dim = 0;
+  if (usesIR2Vec(A.Observation)) {
+    // The vocabulary is part of the model's input: a model trained with another one would read
+    // vectors in another basis, and be confidently wrong.
+    A.Vocab = IR2VecVocabulary::builtin();
+    StringRef Wanted = Meta.getString("ir2vec_vocabulary").value_or("");
+    if (!A.Vocab)
+      return Fail("model reads IR2Vec embeddings, and this smartcc has no IR2Vec vocabulary");
+    if (Wanted != A.Vocab->digest())
+      return Fail("model was trained with IR2Vec vocabulary '" + Wanted + "'; this smartcc's is '" +
+                  A.Vocab->digest() + "' (retrain the model with this vocabulary)");
+    if (Kind == "link-value")
+      return Fail("link models read Autophase features only (IR2Vec is not summed over a "
+                  "program's modules yet)");
+    Dim = A.Vocab->dimension();
+  }
+  if (Model.inputSize() != observationSize(A.Observation, Dim))
+    return Fail("model has " + Twine(Model.inputSize()) + " inputs; its observation (" +
+                observationName(A.Observation) + ") has " +
+                Twine(observationSize(A.Observation, Dim)));
   A.Kind = Kind.str();
   A.Space = Meta.getString("space").value_or("").str();
   Expected<ActionSpace> Space = loadActionSpaces(A.Space);
@@ -80,7 +103,13 @@ Expected<SequenceAgent> SequenceAgent::loadForLinks(const std::string &Path) {
   StringRef Kind = M->metadata().getString("kind").value_or("") == "link-value"
                        ? "link-value"
                        : "sequence-value";
-  return fromModel(std::move(*M), Path, Kind);
+  Expected<SequenceAgent> A = fromModel(std::move(*M), Path, Kind);
+  if (A && A->Observation != ObservationKind::Autophase)
+    return createStringError(inconvertibleErrorCode(),
+                             Path + ": the link agent reads Autophase features (summed over the "
+                                    "program's modules); this model reads " +
+                                 observationName(A->Observation));
+  return A;
 }
 
 std::optional<Expected<SequenceAgent>> SequenceAgent::builtinFor(StringRef Triple,
@@ -103,11 +132,15 @@ std::vector<std::string> SequenceAgent::builtinNames() {
 }
 
 std::vector<SequenceProposal> SequenceAgent::rank(const Module &M) const {
-  return rank(computeAutophase(M));
+  return rankScores(Model.forward(moduleObservation(M, Observation, Vocab)));
 }
 
 std::vector<SequenceProposal> SequenceAgent::rank(const AutophaseVector &Features) const {
-  std::vector<float> Scores = Model.forward(observationVector(Features, {}, 0, 1));
+  // Only Autophase models get here (fromModel refuses others for links; loadForLinks too).
+  return rankScores(Model.forward(observationVector(Features, {}, 0, 1)));
+}
+
+std::vector<SequenceProposal> SequenceAgent::rankScores(const std::vector<float> &Scores) const {
   std::vector<size_t> Order(Sequences.size());
   std::iota(Order.begin(), Order.end(), 0);
   std::stable_sort(Order.begin(), Order.end(),

@@ -5,6 +5,7 @@
 #pragma once
 #include "policies/ActionSpace.h"
 #include "policies/AutophaseFeatures.h"
+#include "policies/ModuleObservation.h"
 #include "policies/model/ExportedModel.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -51,14 +52,19 @@ public:
 
   // Every core-set sequence, best predicted first (ties: core-set order, so deterministic).
   std::vector<SequenceProposal> rank(const llvm::Module &M) const;
-  // The same from features already computed (an LTO link sums those of its modules).
+  // The same from features already computed (an LTO link sums those of its modules): Autophase
+  // models only (the link agent's).
   std::vector<SequenceProposal> rank(const AutophaseVector &Features) const;
+  ObservationKind observation() const { return Observation; }
   const std::string &spaceName() const { return Space; }
   const std::string &source() const { return Source; }
   const ExportedModel &model() const { return Model; }
 
 private:
+  std::vector<SequenceProposal> rankScores(const std::vector<float> &Scores) const;
   ExportedModel Model;
+  ObservationKind Observation = ObservationKind::Autophase; // metadata "observation"
+  const IR2VecVocabulary *Vocab = nullptr;                   // the built-in one, when read
   std::string Space, Source, Kind;
   std::vector<std::vector<std::string>> Sequences;
   std::vector<std::string> LinkCandidates; // per column: NAME of "link:NAME", else ""

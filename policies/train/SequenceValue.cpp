@@ -379,7 +379,7 @@ Error trainSequenceValue(const SequenceValueOptions &O, const ValueTable &Train,
                           {"space", Train.Space},
                           {"objective", Train.Objective},
                           {"sequences", std::move(Names)},
-                          {"observation", "autophase-log1p"},
+                          {"observation", O.Observation},
                           {"outputs", "predicted 100*log(clang -Oz / sequence), per sequence"},
                           {"target", O.TargetPrefix},
                           {"epoch", int64_t(P.Step)},
@@ -388,6 +388,8 @@ Error trainSequenceValue(const SequenceValueOptions &O, const ValueTable &Train,
                           {"validation_rows", int64_t(Validation.Rows.size())},
                           {"validation", figuresJSON(V, "")},
                           {"train", figuresJSON(T, "")}};
+        if (!O.IR2VecVocabularyDigest.empty())
+          Meta["ir2vec_vocabulary"] = O.IR2VecVocabularyDigest;
         Expected<std::string> Model =
             exportSequential(Net, size_t(In), std::move(Meta), P.Stats.mean(), P.Stats.stddev());
         if (!Model)

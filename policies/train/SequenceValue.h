@@ -40,6 +40,10 @@ struct SequenceValueOptions {
   unsigned ValidateEvery = 10; // epochs
   uint64_t Seed = 1;
   std::string TargetPrefix; // recorded in the model ("x86_64", "aarch64")
+  // What the rows' observations are (recorded in the model: the compiler computes the same);
+  // an IR2Vec observation also records the vocabulary's digest.
+  std::string Observation = "autophase-log1p";
+  std::string IR2VecVocabularyDigest;
 };
 
 llvm::Error trainSequenceValue(const SequenceValueOptions &O, const ValueTable &Train,

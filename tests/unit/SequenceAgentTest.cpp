@@ -17,7 +17,8 @@ namespace {
 // A linear model over the 56 Autophase inputs: output k = bias k + Slope k * (input Feature).
 std::string linearModel(std::vector<float> Bias, std::vector<float> Slope,
                         json::Array Sequences, StringRef Kind = "sequence-value",
-                        size_t Inputs = AutophaseFeatures::Count, size_t Feature = 0) {
+                        size_t Inputs = AutophaseFeatures::Count, size_t Feature = 0,
+                        json::Object Extra = {}) {
   size_t K = Bias.size();
   json::Object Meta{{"input_size", int64_t(Inputs)},
                     {"kind", Kind},
@@ -28,6 +29,8 @@ std::string linearModel(std::vector<float> Bias, std::vector<float> Slope,
                                                         {"in", int64_t(Inputs)},
                                                         {"out", int64_t(K)},
                                                         {"offset", 0}}}}};
+  for (auto &KV : Extra)
+    Meta[KV.first] = std::move(KV.second);
   std::vector<float> W(K * Inputs, 0.0f);
   for (size_t I = 0; I < K; ++I)
     W[I * Inputs + Feature] = Slope[I];
@@ -121,6 +124,59 @@ TEST(SequenceAgentTest, RejectsModelsItCannotServe) {
             std::string::npos);
   EXPECT_NE(Message(agentOf(linearModel({0}, {0}, json::Array{"clang-default sroa"})))
                 .find("'sroa' is not in space 'macro+options'"),
+            std::string::npos);
+}
+
+TEST(SequenceAgentTest, IR2VecModelsReadTheBuiltInVocabularysEmbedding) {
+  const IR2VecVocabulary *V = IR2VecVocabulary::builtin();
+  ASSERT_NE(V, nullptr);
+  const size_t In = V->dimension() + 1; // the embedding per instruction, then log(1 + size)
+  auto Model = [&](StringRef Observation, StringRef Digest, size_t Inputs, StringRef Kind) {
+    // Output 1 = the last input (log(1 + instructions) for an IR2Vec model); output 0 = 1.
+    return linearModel({1.0f, 0.0f}, {0.0f, 1.0f}, json::Array{"clang-default", "clang-inliner"},
+                       Kind, Inputs, Inputs - 1,
+                       json::Object{{"observation", Observation}, {"ir2vec_vocabulary", Digest}});
+  };
+  Expected<SequenceAgent> A = agentOf(Model("ir2vec", V->digest(), In, "sequence-value"));
+  ASSERT_TRUE(bool(A)) << toString(A.takeError());
+  EXPECT_EQ(A->observation(), ObservationKind::IR2Vec);
+  LLVMContext Ctx;
+  auto One = parse(Ctx, "define void @f() {\n  ret void\n}\n");
+  auto Five = parse(Ctx, "define i32 @g(i32 %x) {\n  %a = add i32 %x, 1\n  %b = mul i32 %a, 2\n"
+                         "  %c = sub i32 %b, 3\n  %d = xor i32 %c, 4\n  ret i32 %d\n}\n");
+  ASSERT_TRUE(One && Five);
+  EXPECT_EQ(A->rank(*One)[0].Text, "clang-default"); // log 2 = 0.69 < 1
+  std::vector<SequenceProposal> R = A->rank(*Five);
+  EXPECT_EQ(R[0].Text, "clang-inliner");
+  EXPECT_NEAR(R[0].PredictedPercent, std::log(6.0f), 1e-5);
+
+  // Both observations: Autophase's 56 first.
+  Expected<SequenceAgent> B =
+      agentOf(Model("autophase-log1p+ir2vec", V->digest(), AutophaseFeatures::Count + In,
+                    "sequence-value"));
+  ASSERT_TRUE(bool(B)) << toString(B.takeError());
+  EXPECT_NEAR(B->rank(*Five)[0].PredictedPercent, std::log(6.0f), 1e-5);
+
+  auto Message = [](Expected<SequenceAgent> X) {
+    return X ? std::string("accepted") : toString(X.takeError());
+  };
+  // Another vocabulary's model reads vectors in another basis: refused, both digests named.
+  EXPECT_NE(Message(agentOf(Model("ir2vec", "0123456789ab", In, "sequence-value")))
+                .find("trained with IR2Vec vocabulary '0123456789ab'; this smartcc's is '" +
+                      V->digest() + "'"),
+            std::string::npos);
+  EXPECT_NE(Message(agentOf(Model("ir2vec", V->digest(), AutophaseFeatures::Count,
+                                  "sequence-value")))
+                .find("56 inputs; its observation (ir2vec) has " + std::to_string(In)),
+            std::string::npos);
+  EXPECT_NE(Message(agentOf(Model("inst2vec", V->digest(), In, "sequence-value")))
+                .find("unknown observation 'inst2vec'"),
+            std::string::npos);
+  Expected<ExportedModel> L =
+      ExportedModel::parse(Model("ir2vec", V->digest(), In, "link-value"), "l.smm");
+  ASSERT_TRUE(bool(L));
+  EXPECT_NE(Message(SequenceAgent::fromModel(std::move(*L), "l.smm", "link-value"))
+                .find("link models read Autophase features only"),
             std::string::npos);
 }
 

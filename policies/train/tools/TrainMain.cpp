@@ -33,6 +33,7 @@
 #include "policies/train/RegAllocTraining.h"
 #include "policies/train/PPO.h"
 #include "policies/train/SequenceValue.h"
+#include "policies/train/TableObservations.h"
 #include "policies/train/TrainingReport.h"
 #include "policies/train/WorldModel.h"
 #include "llvm/ADT/StringExtras.h"
@@ -84,6 +85,12 @@ static cl::opt<std::string> VocabularyPath("vocabulary",
                                                     "one)"));
 static cl::opt<std::string> EmbedKind("embed-kind", cl::desc("symbolic or flow-aware"),
                                       cl::init("symbolic"));
+static cl::opt<std::string> ObservationName(
+    "observation",
+    cl::desc("value: what the model reads: autophase-log1p (the tables' own), ir2vec or "
+             "autophase-log1p+ir2vec (re-observed from the --corpus modules with the IR2Vec "
+             "vocabulary)"),
+    cl::init("autophase-log1p"));
 static cl::opt<std::string> TripletFiles("triplets",
                                          cl::desc("ir2vec-vocab: training triplet files "
                                                   "(llvm-ir2vec triplets), comma-separated"));
@@ -263,6 +270,34 @@ void recordCommand(int Argc, const char **Argv) {
   Cmd << "\n";
 }
 
+// The IR2Vec vocabulary: --vocabulary, else the built-in one.
+Expected<const IR2VecVocabulary *> vocabulary() {
+  static std::optional<IR2VecVocabulary> Loaded;
+  if (VocabularyPath.empty()) {
+    if (const IR2VecVocabulary *V = IR2VecVocabulary::builtin())
+      return V;
+    return createStringError(inconvertibleErrorCode(),
+                             "this smartcc has no built-in IR2Vec vocabulary: give --vocabulary");
+  }
+  Expected<IR2VecVocabulary> L = IR2VecVocabulary::load(VocabularyPath);
+  if (!L)
+    return L.takeError();
+  Loaded.emplace(std::move(*L));
+  return &*Loaded;
+}
+
+// Re-observes a table for K (TableObservations.h); the vocabulary's digest goes to Digest.
+Error observe(ValueTable &T, ObservationKind K, std::string *Digest = nullptr) {
+  if (!usesIR2Vec(K))
+    return Error::success();
+  Expected<const IR2VecVocabulary *> V = vocabulary();
+  if (!V)
+    return V.takeError();
+  if (Digest)
+    *Digest = (*V)->digest();
+  return observeTable(T, K, CorpusDir, *V);
+}
+
 // The sequence-value agent learns from value tables, not from the environment directly.
 void printFigures(StringRef Name, const ChoiceFigures &F) {
   outs() << format("%-14s top-1 %.4f  effort-1 %.4f  top-3 %.4f  oracle %.4f (%.0f %% of it)  "
@@ -289,6 +324,19 @@ int scoreValue() {
   if (Names != T->Sequences)
     return fail(ScoreModel + ": the model's columns are not the table's (another core set or "
                              "link candidate library)");
+  Expected<ObservationKind> K =
+      parseObservationKind(M->metadata().getString("observation").value_or("autophase-log1p"));
+  if (!K)
+    return fail(ScoreModel + ": " + toString(K.takeError()));
+  std::string Digest;
+  if (Error E = observe(*T, *K, &Digest))
+    return fail(toString(std::move(E)));
+  if (usesIR2Vec(*K) &&
+      M->metadata().getString("ir2vec_vocabulary").value_or("") != StringRef(Digest))
+    return fail(ScoreModel + ": trained with another IR2Vec vocabulary than " + Digest);
+  if (!T->Rows.empty() && T->Rows[0].Obs.size() != M->inputSize())
+    return fail(ScoreModel + ": the model reads " + Twine(M->inputSize()) +
+                " inputs, the table's rows have " + Twine(T->Rows[0].Obs.size()));
   std::vector<std::vector<float>> Scores, Fixed;
   for (const ValueTableRow &R : T->Rows) {
     Scores.push_back(M->forward(R.Obs));
@@ -318,10 +366,19 @@ int trainValue(int Argc, const char **Argv) {
   Expected<ValueTable> V = readValueTable(ValTable);
   if (!V)
     return fail(toString(V.takeError()));
+  Expected<ObservationKind> K = parseObservationKind(ObservationName);
+  if (!K)
+    return fail(toString(K.takeError()));
+  SequenceValueOptions O;
+  O.Observation = observationName(*K).str();
+  if (Error E = observe(*T, *K, &O.IR2VecVocabularyDigest))
+    return fail(toString(std::move(E)));
+  if (Error E = observe(*V, *K))
+    return fail(toString(std::move(E)));
   recordCommand(Argc, Argv);
+  outs() << "observation " << O.Observation << " (" << T->Rows[0].Obs.size() << " inputs)\n";
   outs() << "training value on " << T->Rows.size() << " modules (" << V->Rows.size()
          << " for validation), " << T->Sequences.size() << " sequences\n";
-  SequenceValueOptions O;
   O.RunDir = RunDir;
   O.Epochs = Epochs;
   O.Seed = Seed;

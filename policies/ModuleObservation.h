@@ -1,0 +1,37 @@
+// Which observation a sequence-value model reads, and computing it for a module: the same code
+// serves the compiler (SequenceAgent) and the trainer (value tables re-observed from the
+// corpus), so a model sees at compile time exactly what it was trained on.
+//
+//   autophase-log1p         log(1 + x) of the 56 Autophase counts (the first agents' input)
+//   ir2vec                  the module's IR2Vec embedding per instruction and log(1 + size)
+//                           (IR2VecEmbedding.h; smartcc's vocabulary, dimension + 1 values)
+//   autophase-log1p+ir2vec  both, Autophase first
+#pragma once
+
+#include "policies/IR2VecVocabulary.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include <vector>
+
+namespace llvm {
+class Module;
+}
+
+namespace smartcc {
+
+enum class ObservationKind { Autophase, IR2Vec, Both };
+
+llvm::Expected<ObservationKind> parseObservationKind(llvm::StringRef Name);
+llvm::StringRef observationName(ObservationKind K);
+inline bool usesIR2Vec(ObservationKind K) { return K != ObservationKind::Autophase; }
+// Inputs of a model reading K (IR2VecDimension: the vocabulary's).
+size_t observationSize(ObservationKind K, unsigned IR2VecDimension);
+
+// Vocab is needed (non-null) when K uses IR2Vec.
+std::vector<float> moduleObservation(const llvm::Module &M, ObservationKind K,
+                                     const IR2VecVocabulary *Vocab);
+// K's observation from its parts: Autophase's (log1p, 56 values) and IR2Vec's (dimension + 1).
+std::vector<float> combineObservation(ObservationKind K, const std::vector<float> &Autophase,
+                                      const std::vector<float> &IR2Vec);
+
+} // namespace smartcc
