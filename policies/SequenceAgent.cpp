@@ -5,6 +5,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/Module.h"
 #include <algorithm>
+#include <limits>
 #include <numeric>
 
 #include "BuiltinModels.inc"
@@ -162,8 +163,16 @@ std::vector<SequenceProposal> SequenceAgent::rankScores(const std::vector<float>
   return Out;
 }
 
+double firstChoiceMargin(const std::vector<SequenceProposal> &Proposals) {
+  double Margin = std::numeric_limits<double>::infinity();
+  for (size_t J = 1; J < Proposals.size(); ++J)
+    Margin = std::min(Margin, double(Proposals[0].PredictedPercent) -
+                                  double(Proposals[J].PredictedPercent));
+  return Margin;
+}
+
 std::vector<SequenceProposal> proposalsForEffort(std::vector<SequenceProposal> Ranked,
-                                                 unsigned Effort) {
+                                                 unsigned Effort, double ConfidenceMargin) {
   if (Effort >= 2 || Ranked.empty())
     return Ranked;
   std::vector<SequenceProposal> Out{Ranked.front()};
@@ -183,6 +192,8 @@ std::vector<SequenceProposal> proposalsForEffort(std::vector<SequenceProposal> R
     if (P.CoreSetIndex != Out.front().CoreSetIndex)
       Out.push_back(P);
   }
+  if (ConfidenceMargin > 0 && firstChoiceMargin(Out) >= ConfidenceMargin)
+    Out.resize(1);
   return Out;
 }
 

@@ -73,7 +73,13 @@ private:
 // Effort levels: 0 = the model's first choice only; 1 (default) = that choice and the core set's
 // first sequences in mined order, EffortOneCandidates in all; 2 = the whole core set.
 constexpr size_t EffortOneCandidates = 3;
+// ConfidenceMargin (percent, 0 = off): at effort 1, the first choice runs alone when its
+// prediction beats every other effort-1 proposal's by at least this much (the compiler's
+// `agent_confidence`; smartcc-train --score reports what each margin keeps).
 std::vector<SequenceProposal> proposalsForEffort(std::vector<SequenceProposal> Ranked,
-                                                 unsigned Effort);
+                                                 unsigned Effort, double ConfidenceMargin = 0);
+// The predicted margin of the first of Proposals over the others (percent); +infinity when
+// there is no other.
+double firstChoiceMargin(const std::vector<SequenceProposal> &Proposals);
 
 } // namespace smartcc

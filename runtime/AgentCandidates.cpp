@@ -1,6 +1,7 @@
 #include "runtime/AgentCandidates.h"
 #include "policies/SequenceAgent.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 #include <chrono>
 #include <ctime>
 
@@ -39,8 +40,14 @@ AgentChoice agentCandidates(const Module &M, const Config &Cfg, StringRef Triple
     C.Note = "agent model unusable: " + toString(Agent->takeError());
     return C;
   }
+  std::vector<SequenceProposal> Ranked = (*Agent)->rank(M);
   std::vector<SequenceProposal> Chosen =
-      proposalsForEffort((*Agent)->rank(M), Cfg.Effort);
+      proposalsForEffort(Ranked, Cfg.Effort, Cfg.AgentConfidence);
+  if (Cfg.AgentConfidence > 0 && Cfg.Effort == 1 && Chosen.size() == 1)
+    C.Note = formatv("first choice alone: predicted {0:f2} % better than the other proposals "
+                     "(agent_confidence {1} %)",
+                     firstChoiceMargin(proposalsForEffort(Ranked, 1)), Cfg.AgentConfidence)
+                 .str();
   for (const SequenceProposal &P : Chosen) {
     CandidateSpec S;
     S.Name = "agent#" + std::to_string(P.Rank);

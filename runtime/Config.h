@@ -74,6 +74,7 @@ struct Config {
   std::string Inliner = "heuristic";   // "heuristic", "ml" or an inliner model path
   std::string RegAlloc = "greedy";     // "greedy", "ml" or a register-allocation model path
   double RegAllocGrowth = 1.0;         // percent of code bytes ML allocation may add at -O1..-O3
+  double AgentConfidence = 0.0;        // percent margin for the first choice alone; 0 = off
   unsigned Effort = 1;                 // with the agent: 0, 1 or 2 (policies/SequenceAgent.h)
   std::vector<std::string> Candidates; // names of the candidates to evaluate, in order
   std::map<std::string, CandidateSpec> CandidateLibrary; // every candidate defined anywhere

@@ -156,9 +156,9 @@ void printExplain(const TUDecision &D, raw_ostream &OS) {
                    Measured.c_str());
       printSequenceInWords(OS, C);
     }
-  } else if (!D.AgentNote.empty()) {
-    OS << "  agent: " << D.AgentNote << "\n";
   }
+  if (!D.AgentNote.empty()) // why it did not serve, or what it decided to skip
+    OS << "  agent: " << D.AgentNote << "\n";
   if (!D.InlinerModel.empty())
     OS << "  inliner: " << D.InlinerModel << " in every candidate\n";
   else if (!D.InlinerNote.empty())

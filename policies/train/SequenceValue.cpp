@@ -1,4 +1,5 @@
 #include "policies/train/SequenceValue.h"
+#include <ATen/CPUGeneratorImpl.h>
 #include "policies/SequenceAgent.h"
 #include "policies/train/TorchExport.h"
 #include "policies/train/TrainingCommon.h"
@@ -12,6 +13,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <random>
 
@@ -269,6 +271,118 @@ ChoiceFigures scoreChoices(const ValueTable &T, const std::vector<std::vector<fl
   return F;
 }
 
+namespace {
+// The effort-1 proposals of one row, by core-set index, first choice first.
+std::vector<unsigned> effortOneIndices(const std::vector<float> &Scores) {
+  std::vector<size_t> Order(Scores.size());
+  std::iota(Order.begin(), Order.end(), 0);
+  std::stable_sort(Order.begin(), Order.end(),
+                   [&](size_t A, size_t B) { return Scores[A] > Scores[B]; });
+  std::vector<SequenceProposal> Ranked(Order.size());
+  for (size_t J = 0; J < Order.size(); ++J)
+    Ranked[J].CoreSetIndex = unsigned(Order[J]), Ranked[J].Rank = unsigned(J + 1);
+  std::vector<unsigned> Out;
+  for (const SequenceProposal &P : proposalsForEffort(std::move(Ranked), 1))
+    Out.push_back(P.CoreSetIndex);
+  return Out;
+}
+} // namespace
+
+double firstChoiceMargin(const std::vector<float> &Scores) {
+  std::vector<SequenceProposal> P;
+  for (unsigned I : effortOneIndices(Scores)) {
+    P.emplace_back();
+    P.back().PredictedPercent = Scores[I];
+  }
+  return smartcc::firstChoiceMargin(P);
+}
+
+ConfidenceCut confidenceCut(const ValueTable &T, const std::vector<std::vector<float>> &Scores,
+                            double Margin) {
+  ConfidenceCut C;
+  C.Margin = Margin;
+  double L = 0, Runs = 0, Alone = 0, Right = 0;
+  for (size_t I = 0; I < T.Rows.size(); ++I) {
+    const ValueTableRow &R = T.Rows[I];
+    std::vector<unsigned> P = effortOneIndices(Scores[I]);
+    bool Sure = firstChoiceMargin(Scores[I]) >= Margin;
+    double Chosen = R.Clang, All = R.Clang;
+    for (size_t J = 0; J < P.size(); ++J)
+      if (R.Values[P[J]] > 0) {
+        All = std::min(All, R.Values[P[J]]);
+        if (J == 0 || !Sure)
+          Chosen = std::min(Chosen, R.Values[P[J]]);
+      }
+    L += std::log(R.Clang / Chosen);
+    Runs += Sure ? 1 : double(P.size());
+    Alone += Sure;
+    Right += Sure && Chosen == All;
+  }
+  if (!T.Rows.empty()) {
+    double N = double(T.Rows.size());
+    C.Geomean = std::exp(L / N);
+    C.Candidates = Runs / N;
+    C.AloneShare = Alone / N;
+    C.AloneRightShare = Alone ? Right / Alone : 1.0;
+  }
+  return C;
+}
+
+namespace {
+// The encoder is the value network's first four layers (Linear, ReLU, Linear, ReLU); a decoder
+// of the same shape mirrored learns to rebuild the standardized observation from it, with
+// Gaussian noise (0.1) on the input so that it learns the observation's structure rather than
+// the identity. Only the encoder is kept.
+Error pretrainEncoder(const SequenceValueOptions &O, torch::nn::Sequential &Net,
+                      const torch::Tensor &Labeled, const Welford &Stats,
+                      const std::string &PretrainMetrics) {
+  std::vector<const std::vector<float> *> Rows;
+  for (const std::vector<float> &U : O.Unlabeled)
+    Rows.push_back(&U);
+  torch::Tensor X = Rows.empty() ? Labeled : torch::cat({Labeled, standardizedBatch(Rows, Stats)});
+  auto L0 = Net->ptr<torch::nn::LinearImpl>(0), L2 = Net->ptr<torch::nn::LinearImpl>(2);
+  const int64_t In = X.size(1), H = L2->weight.size(0);
+  torch::nn::Sequential Decoder(torch::nn::Linear(H, H), torch::nn::ReLU(),
+                                torch::nn::Linear(H, In));
+  std::vector<torch::Tensor> Params = Decoder->parameters();
+  for (const torch::Tensor &T : L0->parameters())
+    Params.push_back(T);
+  for (const torch::Tensor &T : L2->parameters())
+    Params.push_back(T);
+  torch::optim::Adam Opt(Params, torch::optim::AdamOptions(1e-3));
+  auto Encode = [&](const torch::Tensor &T) {
+    return torch::relu(L2->forward(torch::relu(L0->forward(T))));
+  };
+  outs() << "pretraining the encoder (denoising autoencoder) on " << X.size(0)
+         << " observations (" << O.Unlabeled.size() << " unlabeled)\n";
+  torch::Generator Gen = at::detail::createCPUGenerator(O.Seed * 104729u);
+  for (unsigned Epoch = 1; Epoch <= O.PretrainEpochs; ++Epoch) {
+    torch::Tensor Order = torch::randperm(X.size(0), Gen, torch::kLong);
+    double Sum = 0;
+    unsigned N = 0;
+    for (int64_t B = 0; B < X.size(0); B += O.Minibatch) {
+      torch::Tensor Xb = X.index_select(0, Order.slice(0, B, std::min(X.size(0), B + int64_t(O.Minibatch))));
+      torch::Tensor Noisy = Xb + 0.1 * torch::randn(Xb.sizes(), Gen);
+      torch::Tensor Loss = torch::mse_loss(Decoder->forward(Encode(Noisy)), Xb);
+      Opt.zero_grad();
+      Loss.backward();
+      Opt.step();
+      Sum += Loss.item<double>();
+      ++N;
+    }
+    if (Epoch % 50 == 0 || Epoch == O.PretrainEpochs) {
+      outs() << format("pretrain epoch %4u/%u  reconstruction loss %.4f\n", Epoch,
+                       O.PretrainEpochs, Sum / std::max(1u, N));
+      outs().flush();
+    }
+    appendMetrics(PretrainMetrics, json::Object{{"trainer", "value-pretrain"},
+                                        {"pretrain_epoch", int64_t(Epoch)},
+                                        {"reconstruction_loss", Sum / std::max(1u, N)}});
+  }
+  return Error::success();
+}
+} // namespace
+
 Error trainSequenceValue(const SequenceValueOptions &O, const ValueTable &Train,
                          const ValueTable &Validation) {
   if (Validation.Sequences != Train.Sequences)
@@ -312,6 +426,9 @@ Error trainSequenceValue(const SequenceValueOptions &O, const ValueTable &Train,
     outs() << "resuming at step " << P.Step << " (epoch)\n";
   }
   Batches TrainB = tensorsOf(Train, P.Stats), ValB = tensorsOf(Validation, P.Stats);
+  if (!*Resumed && O.PretrainEpochs > 0)
+    if (Error E = pretrainEncoder(O, Net, TrainB.X, P.Stats, O.RunDir + "/pretrain.jsonl"))
+      return E;
   std::mt19937_64 Rng(O.Seed * 1000003u + P.Step);
   auto Start = std::chrono::steady_clock::now();
   const uint64_t StartEpoch = P.Step;
@@ -388,6 +505,10 @@ Error trainSequenceValue(const SequenceValueOptions &O, const ValueTable &Train,
                           {"validation_rows", int64_t(Validation.Rows.size())},
                           {"validation", figuresJSON(V, "")},
                           {"train", figuresJSON(T, "")}};
+        if (O.PretrainEpochs)
+          Meta["encoder"] = json::Object{{"kind", "denoising-autoencoder"},
+                                         {"epochs", int64_t(O.PretrainEpochs)},
+                                         {"unlabeled", int64_t(O.Unlabeled.size())}};
         if (!O.IR2VecVocabularyDigest.empty())
           Meta["ir2vec_vocabulary"] = O.IR2VecVocabularyDigest;
         Expected<std::string> Model =

@@ -44,6 +44,12 @@ struct SequenceValueOptions {
   // an IR2Vec observation also records the vocabulary's digest.
   std::string Observation = "autophase-log1p";
   std::string IR2VecVocabularyDigest;
+  // A learned encoder (issue 21): the network's two hidden layers are first trained as the
+  // encoder of a denoising autoencoder for PretrainEpochs epochs on the training rows'
+  // observations and Unlabeled ones (modules with no measured values), then the whole network
+  // learns the values. 0: no pretraining.
+  unsigned PretrainEpochs = 0;
+  std::vector<std::vector<float>> Unlabeled;
 };
 
 llvm::Error trainSequenceValue(const SequenceValueOptions &O, const ValueTable &Train,
@@ -62,6 +68,22 @@ struct ChoiceFigures {
   double OracleShare = 1;   // effort 1's log gain over the oracle's (1 = all of it)
   double MeanRegret = 0;    // mean of 100*log(effort 1's bytes / the oracle's), >= 0
 };
+// Confidence: at effort 1 the compiler runs the model's first choice and the core set's first
+// sequences; when the first choice is predicted to beat the other proposals by at least Margin
+// (percent), running it alone saves their compile time. What that rule achieves on a table:
+struct ConfidenceCut {
+  double Margin = 0;
+  double Geomean = 1;      // never worse, as Effort1
+  double Candidates = 0;   // mean proposals run per row
+  double AloneShare = 0;   // rows where the first choice ran alone
+  double AloneRightShare = 0; // of those, rows where the others would not have been smaller
+};
+ConfidenceCut confidenceCut(const ValueTable &T, const std::vector<std::vector<float>> &Scores,
+                            double Margin);
+// The predicted margin of a row's first choice over the other effort-1 proposals (percent);
+// +infinity when there is no other proposal.
+double firstChoiceMargin(const std::vector<float> &Scores);
+
 // Spearman's rank correlation of two equally long series (average ranks for ties); 0 when
 // either is constant or shorter than 2.
 double spearman(const std::vector<double> &A, const std::vector<double> &B);

@@ -108,6 +108,23 @@ TEST(SequenceAgentTest, EffortLevelsChooseHowMany) {
   EXPECT_EQ(Indices(proposalsForEffort(R, 1)), (std::vector<unsigned>{0, 1, 2}));
 }
 
+TEST(SequenceAgentTest, ConfidenceRunsTheFirstChoiceAloneWhenItsMarginIsLarge) {
+  // Ranked: core-set entries 3 (predicted 5 %), 0 (2 %), 4 (1.5 %), 1 (1 %), 2 (0 %). Effort 1
+  // proposes 3, 0 and 1: the first choice's margin is 5 - 2 = 3 %.
+  std::vector<SequenceProposal> R(5);
+  unsigned Index[] = {3, 0, 4, 1, 2};
+  float Predicted[] = {5, 2, 1.5f, 1, 0};
+  for (size_t I = 0; I < R.size(); ++I)
+    R[I].CoreSetIndex = Index[I], R[I].Rank = unsigned(I + 1), R[I].PredictedPercent = Predicted[I];
+  EXPECT_DOUBLE_EQ(firstChoiceMargin(proposalsForEffort(R, 1)), 3.0);
+  EXPECT_EQ(proposalsForEffort(R, 1, 0).size(), 3u);   // off
+  EXPECT_EQ(proposalsForEffort(R, 1, 3.5).size(), 3u); // not sure enough
+  std::vector<SequenceProposal> Alone = proposalsForEffort(R, 1, 3.0);
+  ASSERT_EQ(Alone.size(), 1u);
+  EXPECT_EQ(Alone[0].CoreSetIndex, 3u);
+  EXPECT_EQ(proposalsForEffort(R, 2, 3.0).size(), 5u); // effort 2 is the whole core set
+}
+
 TEST(SequenceAgentTest, RejectsModelsItCannotServe) {
   auto Message = [](Expected<SequenceAgent> A) {
     return A ? std::string("accepted") : toString(A.takeError());

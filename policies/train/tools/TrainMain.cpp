@@ -91,6 +91,13 @@ static cl::opt<std::string> ObservationName(
              "autophase-log1p+ir2vec (re-observed from the --corpus modules with the IR2Vec "
              "vocabulary)"),
     cl::init("autophase-log1p"));
+static cl::opt<unsigned> PretrainEpochs("pretrain-epochs", cl::init(0),
+                                        cl::desc("value: pretrain the hidden layers as a "
+                                                 "denoising autoencoder for N epochs first"));
+static cl::opt<std::string> UnlabeledHashes("unlabeled-hashes",
+                                            cl::desc("value, with --pretrain-epochs: more "
+                                                     "modules of --corpus (hashes, one a line) "
+                                                     "for the autoencoder"));
 static cl::opt<std::string> TripletFiles("triplets",
                                          cl::desc("ir2vec-vocab: training triplet files "
                                                   "(llvm-ir2vec triplets), comma-separated"));
@@ -347,6 +354,15 @@ int scoreValue() {
   }
   outs() << T->Rows.size() << " rows, " << T->Sequences.size() << " columns\n";
   printFigures("model", scoreChoices(*T, Scores));
+  // Confidence: how much of effort 1 the first choice alone keeps when the model is sure.
+  for (double Margin : {0.5, 1.0, 2.0, 4.0, 8.0}) {
+    ConfidenceCut C = confidenceCut(*T, Scores, Margin);
+    outs() << format("confidence margin %4.1f %%: effort-1 %.4f with %.2f candidates a row; "
+                     "first choice alone on %.0f %% of rows, as good as all three on %.0f %% "
+                     "of those\n",
+                     Margin, C.Geomean, C.Candidates, 100 * C.AloneShare,
+                     100 * C.AloneRightShare);
+  }
   if (FixedOrder)
     printFigures("fixed order", scoreChoices(*T, Fixed));
   return 0;
@@ -375,6 +391,34 @@ int trainValue(int Argc, const char **Argv) {
     return fail(toString(std::move(E)));
   if (Error E = observe(*V, *K))
     return fail(toString(std::move(E)));
+  O.PretrainEpochs = PretrainEpochs;
+  if (!UnlabeledHashes.empty()) {
+    // Modules of the training split with no table row: unlabeled data for the encoder.
+    Expected<std::vector<CorpusModule>> C = readCorpus(CorpusDir, Level);
+    if (!C)
+      return fail(toString(C.takeError()));
+    if (Error E = keepListedModules(*C, UnlabeledHashes))
+      return fail(toString(std::move(E)));
+    Expected<const IR2VecVocabulary *> Vocab =
+        usesIR2Vec(*K) ? vocabulary() : Expected<const IR2VecVocabulary *>(nullptr);
+    if (!Vocab)
+      return fail(toString(Vocab.takeError()));
+    StringSet<> InTable;
+    for (const ValueTableRow &R : T->Rows)
+      InTable.insert(R.Hash);
+    for (const CorpusModule &CM : *C) {
+      if (InTable.count(CM.Hash) || !StringRef(CM.Target).starts_with(TargetPrefix))
+        continue;
+      LLVMContext Ctx;
+      SMDiagnostic Diag;
+      std::unique_ptr<Module> M =
+          parseIRFile(CorpusDir + "/bitcode/" + CM.Hash.substr(0, 2) + "/" + CM.Hash + ".bc",
+                      Diag, Ctx);
+      if (!M)
+        return fail("unlabeled module " + CM.Hash + ": " + Diag.getMessage());
+      O.Unlabeled.push_back(moduleObservation(*M, *K, *Vocab));
+    }
+  }
   recordCommand(Argc, Argv);
   outs() << "observation " << O.Observation << " (" << T->Rows[0].Obs.size() << " inputs)\n";
   outs() << "training value on " << T->Rows.size() << " modules (" << V->Rows.size()
