@@ -57,4 +57,47 @@ std::vector<float> moduleObservation(const Module &M, ObservationKind K,
   return combineObservation(K, A, I);
 }
 
+std::vector<float> policyObservation(ObservationKind K, const AutophaseVector &Features,
+                                     const std::vector<float> &Embedding,
+                                     const std::vector<size_t> &History, size_t NumActions,
+                                     unsigned Horizon) {
+  std::vector<float> Base = observationVector(Features, History, NumActions, Horizon);
+  if (!usesIR2Vec(K))
+    return Base;
+  // [Autophase | histogram] -> [K's observation | histogram]
+  auto Split = Base.begin() + AutophaseFeatures::Count;
+  std::vector<float> Obs =
+      combineObservation(K, std::vector<float>(Base.begin(), Split), Embedding);
+  Obs.insert(Obs.end(), Split, Base.end());
+  return Obs;
+}
+
+std::string policyObservationName(ObservationKind K) {
+  return (observationName(K) + "+action-histogram").str();
+}
+
+Expected<ObservationKind> parsePolicyObservation(StringRef Name) {
+  if (!Name.consume_back("+action-histogram"))
+    return createStringError(inconvertibleErrorCode(),
+                             "unknown policy observation '" + Name +
+                                 "' (expected '<observation>+action-histogram')");
+  return parseObservationKind(Name);
+}
+
+Expected<const IR2VecVocabulary *> vocabularyFor(ObservationKind K, StringRef TrainedDigest) {
+  if (!usesIR2Vec(K))
+    return nullptr;
+  const IR2VecVocabulary *V = IR2VecVocabulary::builtin();
+  if (!V)
+    return createStringError(inconvertibleErrorCode(),
+                             "model reads IR2Vec embeddings, and this smartcc has no IR2Vec "
+                             "vocabulary");
+  if (TrainedDigest != V->digest())
+    return createStringError(inconvertibleErrorCode(),
+                             "model was trained with IR2Vec vocabulary '" + TrainedDigest +
+                                 "'; this smartcc's is '" + V->digest() +
+                                 "' (retrain the model with this vocabulary)");
+  return V;
+}
+
 } // namespace smartcc

@@ -8,9 +8,11 @@
 //   autophase-log1p+ir2vec  both, Autophase first
 #pragma once
 
+#include "policies/AutophaseFeatures.h"
 #include "policies/IR2VecVocabulary.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include <string>
 #include <vector>
 
 namespace llvm {
@@ -33,5 +35,23 @@ std::vector<float> moduleObservation(const llvm::Module &M, ObservationKind K,
 // K's observation from its parts: Autophase's (log1p, 56 values) and IR2Vec's (dimension + 1).
 std::vector<float> combineObservation(ObservationKind K, const std::vector<float> &Autophase,
                                       const std::vector<float> &IR2Vec);
+
+// The RL policies (DQN, PPO, world model) read K's observation followed by the action
+// histogram; their metadata names it "<K>+action-histogram".
+std::string policyObservationName(ObservationKind K);
+llvm::Expected<ObservationKind> parsePolicyObservation(llvm::StringRef Name);
+
+// A policy's whole observation: K's (from the Autophase counts and, when K uses IR2Vec, the
+// module's IR2Vec observation) followed by the action histogram (Observation.h). The
+// environment and the compiler's policy candidate both build it here.
+std::vector<float> policyObservation(ObservationKind K, const AutophaseVector &Features,
+                                     const std::vector<float> &Embedding,
+                                     const std::vector<size_t> &History, size_t NumActions,
+                                     unsigned Horizon);
+
+// For a model whose metadata declares observation K: the built-in vocabulary when K uses
+// IR2Vec (its digest must be the metadata's "ir2vec_vocabulary"), else null. Errors say why.
+llvm::Expected<const IR2VecVocabulary *> vocabularyFor(ObservationKind K,
+                                                       llvm::StringRef TrainedDigest);
 
 } // namespace smartcc

@@ -47,13 +47,11 @@ Expected<SequenceAgent> SequenceAgent::fromModel(ExportedModel Model, StringRef 
   if (usesIR2Vec(A.Observation)) {
     // The vocabulary is part of the model's input: a model trained with another one would read
     // vectors in another basis, and be confidently wrong.
-    A.Vocab = IR2VecVocabulary::builtin();
-    StringRef Wanted = Meta.getString("ir2vec_vocabulary").value_or("");
-    if (!A.Vocab)
-      return Fail("model reads IR2Vec embeddings, and this smartcc has no IR2Vec vocabulary");
-    if (Wanted != A.Vocab->digest())
-      return Fail("model was trained with IR2Vec vocabulary '" + Wanted + "'; this smartcc's is '" +
-                  A.Vocab->digest() + "' (retrain the model with this vocabulary)");
+    Expected<const IR2VecVocabulary *> V =
+        vocabularyFor(A.Observation, Meta.getString("ir2vec_vocabulary").value_or(""));
+    if (!V)
+      return Fail(toString(V.takeError()));
+    A.Vocab = *V;
     if (Kind == "link-value")
       return Fail("link models read Autophase features only (IR2Vec is not summed over a "
                   "program's modules yet)");

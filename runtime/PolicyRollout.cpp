@@ -2,6 +2,7 @@
 #include "runtime/OptionActions.h"
 #include "policies/ActionSpace.h"
 #include "policies/AutophaseFeatures.h"
+#include "policies/ModuleObservation.h"
 #include "policies/Observation.h"
 #include "policies/model/ExportedModel.h"
 #include "runtime/PipelineBuilder.h"
@@ -81,19 +82,32 @@ Expected<std::vector<std::string>> playPolicy(Module &M, const ExportedModel &Mo
     return Space.takeError();
   const size_t Stop = Space->size();
   unsigned Horizon = unsigned(Meta.getInteger("horizon").value_or(45));
-  if (Model.outputSize() != Stop + 1 || Model.inputSize() != AutophaseFeatures::Count + Stop)
+  Expected<ObservationKind> K = parsePolicyObservation(
+      Meta.getString("observation").value_or("autophase-log1p+action-histogram"));
+  if (!K)
+    return K.takeError();
+  Expected<const IR2VecVocabulary *> Vocab =
+      vocabularyFor(*K, Meta.getString("ir2vec_vocabulary").value_or(""));
+  if (!Vocab)
+    return Vocab.takeError();
+  const size_t Inputs = observationSize(*K, *Vocab ? (*Vocab)->dimension() : 0) + Stop;
+  if (Model.outputSize() != Stop + 1 || Model.inputSize() != Inputs)
     return createStringError(inconvertibleErrorCode(),
-                             "model has %zu inputs and %zu outputs; its space '%s' needs %zu "
-                             "and %zu",
-                             Model.inputSize(), Model.outputSize(), Space->Name.c_str(),
-                             AutophaseFeatures::Count + Stop, Stop + 1);
+                             "model has %zu inputs and %zu outputs; its space '%s' and "
+                             "observation need %zu and %zu",
+                             Model.inputSize(), Model.outputSize(), Space->Name.c_str(), Inputs,
+                             Stop + 1);
   Expected<Episode> Ep = Episode::start(M, CI, Inliner);
   if (!Ep)
     return Ep.takeError();
   std::vector<size_t> History;
   std::vector<std::string> Taken;
   for (unsigned T = 0; T < Horizon; ++T) {
-    size_t A = Model.argmax(observationVector(computeAutophase(M), History, Stop, Horizon));
+    std::vector<float> Embedding;
+    if (usesIR2Vec(*K))
+      Embedding = moduleObservation(M, ObservationKind::IR2Vec, *Vocab);
+    size_t A = Model.argmax(
+        policyObservation(*K, computeAutophase(M), Embedding, History, Stop, Horizon));
     if (A >= Stop)
       break;
     History.push_back(A);

@@ -37,6 +37,8 @@ CompilerEnv::State CompilerEnv::describe(Module &M) const {
   S.Hash = uint64_t(hash_combine(StructuralHash(M, /*DetailedHash=*/true), Options));
   S.IRInstructions = countIRInstructions(M);
   S.Features = computeAutophase(M);
+  if (usesIR2Vec(this->Options.Observation) && this->Options.Vocab)
+    S.Embedding = moduleObservation(M, ObservationKind::IR2Vec, this->Options.Vocab);
   return S;
 }
 
@@ -221,7 +223,8 @@ StepResult CompilerEnv::step(size_t ActionIndex) {
 }
 
 std::vector<float> CompilerEnv::observation() const {
-  return observationVector(Current.Features, History, Space.size(), Options.MaxSteps);
+  return policyObservation(Options.Observation, Current.Features, Current.Embedding, History,
+                           Space.size(), Options.MaxSteps);
 }
 
 Expected<Module *> CompilerEnv::module() {

@@ -17,6 +17,7 @@
 #pragma once
 #include "policies/ActionSpace.h"
 #include "policies/AutophaseFeatures.h"
+#include "policies/ModuleObservation.h"
 #include "runtime/CodegenContext.h"
 #include "llvm/Support/Error.h"
 #include <cstdint>
@@ -47,6 +48,10 @@ struct EnvOptions {
   RewardKind Reward = RewardKind::IRInstructions;
   unsigned MaxSteps = 45;
   size_t BitcodeCacheBytes = size_t(256) << 20;
+  // What observation() holds before the action histogram (ModuleObservation.h); Vocab is
+  // needed when it uses IR2Vec.
+  ObservationKind Observation = ObservationKind::Autophase;
+  const IR2VecVocabulary *Vocab = nullptr;
 };
 
 struct StepResult {
@@ -97,6 +102,7 @@ private:
     uint64_t Hash = 0;
     uint64_t IRInstructions = 0;
     AutophaseVector Features{};
+    std::vector<float> Embedding; // IR2Vec observation, when the options ask for it
     std::vector<size_t> OptionsTaken; // option actions, in order (they shape codegen)
   };
   struct Transition {

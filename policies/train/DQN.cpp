@@ -85,7 +85,7 @@ Error train(const DQNOptions &O, const std::vector<CorpusModule> &Train,
   uint64_t StartStep = P.Step;
   auto Export = [&] {
     return exportPolicy(Q, size_t(In), "dqn", O.SpaceName, Setup->Space, O.Horizon, P, O.Seed,
-                        O.RunDir + "/model.smm");
+                        O.RunDir + "/model.smm", O.Observation);
   };
   while (P.Step < O.TotalSteps) {
     const CorpusModule &M = Train[Rng() % Train.size()];

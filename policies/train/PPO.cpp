@@ -56,7 +56,7 @@ Error train(const PPOOptions &O, const std::vector<CorpusModule> &Train,
 
   auto Export = [&] {
     return exportPolicy(Actor, size_t(In), "ppo", O.SpaceName, Setup->Space, O.Horizon, P,
-                        O.Seed, O.RunDir + "/model.smm");
+                        O.Seed, O.RunDir + "/model.smm", O.Observation);
   };
   while (P.Step < O.TotalSteps) {
     // Rollout: whole episodes until at least RolloutSteps samples.

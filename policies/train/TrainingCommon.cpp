@@ -20,8 +20,17 @@ Expected<TrainingSetup> setUpTraining(const TrainerOptions &O,
   TrainingSetup S;
   S.Stop = int64_t(Space->size());
   S.NumActions = S.Stop + 1;
-  Expected<std::unique_ptr<EnvWorker>> Env =
-      EnvWorker::spawn(*Space, EnvOptions{O.Reward, O.Horizon});
+  EnvOptions EO;
+  EO.Reward = O.Reward;
+  EO.MaxSteps = O.Horizon;
+  EO.Observation = O.Observation;
+  if (usesIR2Vec(O.Observation)) {
+    EO.Vocab = IR2VecVocabulary::builtin();
+    if (!EO.Vocab)
+      return createStringError(inconvertibleErrorCode(),
+                               "this smartcc has no built-in IR2Vec vocabulary");
+  }
+  Expected<std::unique_ptr<EnvWorker>> Env = EnvWorker::spawn(*Space, EO);
   if (!Env)
     return Env.takeError();
   S.Env = std::move(*Env);
@@ -205,21 +214,23 @@ double validateGreedy(EnvWorker &Env, const std::vector<CorpusModule> &Modules, 
 
 Error exportPolicy(torch::nn::Sequential &Net, size_t InputSize, const std::string &Trainer,
                    const std::string &SpaceName, const ActionSpace &Space, unsigned Horizon,
-                   const Progress &P, uint64_t Seed, const std::string &Path) {
+                   const Progress &P, uint64_t Seed, const std::string &Path,
+                   ObservationKind Observation) {
   json::Array Names;
   for (const Action &A : Space.Actions)
     Names.push_back(A.Name);
   Names.push_back("stop");
+  json::Object Meta{{"trainer", Trainer},
+                    {"space", SpaceName},
+                    {"actions", std::move(Names)},
+                    {"observation", policyObservationName(Observation)},
+                    {"horizon", int64_t(Horizon)},
+                    {"steps", int64_t(P.Step)},
+                    {"seed", int64_t(Seed)}};
+  if (usesIR2Vec(Observation) && IR2VecVocabulary::builtin())
+    Meta["ir2vec_vocabulary"] = IR2VecVocabulary::builtin()->digest();
   Expected<std::string> Model =
-      exportSequential(Net, InputSize,
-                       json::Object{{"trainer", Trainer},
-                                    {"space", SpaceName},
-                                    {"actions", std::move(Names)},
-                                    {"observation", "autophase-log1p+action-histogram"},
-                                    {"horizon", int64_t(Horizon)},
-                                    {"steps", int64_t(P.Step)},
-                                    {"seed", int64_t(Seed)}},
-                       P.Stats.mean(), P.Stats.stddev());
+      exportSequential(Net, InputSize, std::move(Meta), P.Stats.mean(), P.Stats.stddev());
   if (!Model)
     return Model.takeError();
   std::error_code EC;

@@ -3,6 +3,7 @@
 #pragma once
 #include "policies/env/Corpus.h"
 #include "policies/env/EnvWorker.h"
+#include "policies/ModuleObservation.h"
 #include "policies/train/Welford.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
@@ -26,6 +27,9 @@ struct TrainerOptions {
   // IR instructions (the papers' reward) or object bytes of the real target (codegen per step:
   // slower, but the only reward that sees code-generation options).
   RewardKind Reward = RewardKind::IRInstructions;
+  // The observation before the action histogram (ModuleObservation.h): autophase-log1p,
+  // ir2vec or autophase-log1p+ir2vec (the built-in IR2Vec vocabulary).
+  ObservationKind Observation = ObservationKind::Autophase;
 };
 
 // What every trainer starts from: the action space (plus stop), a crash-safe environment, the
@@ -101,6 +105,7 @@ double validateGreedy(EnvWorker &Env, const std::vector<CorpusModule> &Modules, 
 llvm::Error exportPolicy(torch::nn::Sequential &Net, size_t InputSize, const std::string &Trainer,
                          const std::string &SpaceName, const ActionSpace &Space,
                          unsigned Horizon, const Progress &P, uint64_t Seed,
-                         const std::string &Path);
+                         const std::string &Path,
+                         ObservationKind Observation = ObservationKind::Autophase);
 
 } // namespace smartcc

@@ -668,7 +668,7 @@ Error train(const WorldModelOptions &O, const std::vector<CorpusModule> &Train,
 
   auto Export = [&] {
     return exportPolicy(A.Student, size_t(In), "dreamer", O.SpaceName, Setup->Space, O.Horizon,
-                        P, O.Seed, O.RunDir + "/model.smm");
+                        P, O.Seed, O.RunDir + "/model.smm", O.Observation);
   };
   while (P.Step < O.TotalSteps) {
     // Both generators restart from (seed, step) every iteration: with the replay and the

@@ -588,7 +588,19 @@ Expected<EvalRow> evalPolicy(const CorpusModule &C, StringRef Path, const EvalRo
   if (Model->outputSize() != Stop + 1)
     return createStringError(inconvertibleErrorCode(), "%s: %zu outputs for a space of %zu",
                              Path.str().c_str(), Model->outputSize(), Stop);
-  CompilerEnv Env(std::move(*Space), EnvOptions{RewardKind::IRInstructions, Horizon});
+  EnvOptions EO;
+  EO.MaxSteps = Horizon;
+  Expected<ObservationKind> K = parsePolicyObservation(
+      Meta.getString("observation").value_or("autophase-log1p+action-histogram"));
+  if (!K)
+    return K.takeError();
+  Expected<const IR2VecVocabulary *> Vocab =
+      vocabularyFor(*K, Meta.getString("ir2vec_vocabulary").value_or(""));
+  if (!Vocab)
+    return Vocab.takeError();
+  EO.Observation = *K;
+  EO.Vocab = *Vocab;
+  CompilerEnv Env(std::move(*Space), EO);
   auto Start = std::chrono::steady_clock::now();
   if (Error E = Env.reset(C.Bench))
     return std::move(E);

@@ -87,7 +87,7 @@ static cl::opt<std::string> EmbedKind("embed-kind", cl::desc("symbolic or flow-a
                                       cl::init("symbolic"));
 static cl::opt<std::string> ObservationName(
     "observation",
-    cl::desc("value: what the model reads: autophase-log1p (the tables' own), ir2vec or "
+    cl::desc("value, dqn, ppo, dreamer: what the model reads: autophase-log1p (the tables' own), ir2vec or "
              "autophase-log1p+ir2vec (re-observed from the --corpus modules with the IR2Vec "
              "vocabulary)"),
     cl::init("autophase-log1p"));
@@ -679,6 +679,9 @@ int main(int Argc, const char **Argv) {
   recordCommand(Argc, Argv);
   outs() << "training " << Trainer << " on " << Train.size() << " modules (" << Val.size()
          << " for validation)\n";
+  Expected<ObservationKind> PolicyObs = parseObservationKind(ObservationName);
+  if (!PolicyObs)
+    return fail(toString(PolicyObs.takeError()));
   auto Common = [&](TrainerOptions &T) {
     T.RunDir = RunDir;
     T.SpaceName = Space;
@@ -687,6 +690,7 @@ int main(int Argc, const char **Argv) {
     T.ValidateEvery = ValidateEvery;
     T.Seed = Seed;
     T.Reward = RewardName == "bytes" ? RewardKind::ObjectBytes : RewardKind::IRInstructions;
+    T.Observation = *PolicyObs;
   };
   Error E = Error::success();
   if (Trainer == "ppo") {
