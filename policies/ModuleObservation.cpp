@@ -100,4 +100,17 @@ Expected<const IR2VecVocabulary *> vocabularyFor(ObservationKind K, StringRef Tr
   return V;
 }
 
+Expected<ModelObservation> modelObservation(const json::Object &Meta, bool Policy) {
+  StringRef Name = Meta.getString("observation")
+                       .value_or(Policy ? "autophase-log1p+action-histogram" : "autophase-log1p");
+  Expected<ObservationKind> K = Policy ? parsePolicyObservation(Name) : parseObservationKind(Name);
+  if (!K)
+    return K.takeError();
+  Expected<const IR2VecVocabulary *> V =
+      vocabularyFor(*K, Meta.getString("ir2vec_vocabulary").value_or(""));
+  if (!V)
+    return V.takeError();
+  return ModelObservation{*K, *V};
+}
+
 } // namespace smartcc

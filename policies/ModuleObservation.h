@@ -12,6 +12,7 @@
 #include "policies/IR2VecVocabulary.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
 #include <string>
 #include <vector>
 
@@ -48,6 +49,16 @@ std::vector<float> policyObservation(ObservationKind K, const AutophaseVector &F
                                      const std::vector<float> &Embedding,
                                      const std::vector<size_t> &History, size_t NumActions,
                                      unsigned Horizon);
+
+// What a model's metadata says it reads: its "observation" (a policy's with the action
+// histogram) and, when that uses IR2Vec, the built-in vocabulary (checked against the model's
+// "ir2vec_vocabulary"). Size excludes the histogram.
+struct ModelObservation {
+  ObservationKind Kind = ObservationKind::Autophase;
+  const IR2VecVocabulary *Vocab = nullptr;
+  size_t size() const { return observationSize(Kind, Vocab ? Vocab->dimension() : 0); }
+};
+llvm::Expected<ModelObservation> modelObservation(const llvm::json::Object &Meta, bool Policy);
 
 // For a model whose metadata declares observation K: the built-in vocabulary when K uses
 // IR2Vec (its digest must be the metadata's "ir2vec_vocabulary"), else null. Errors say why.

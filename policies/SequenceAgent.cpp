@@ -38,29 +38,17 @@ Expected<SequenceAgent> SequenceAgent::fromModel(ExportedModel Model, StringRef 
     return Fail("model has " + Twine(Model.outputSize()) + " outputs but " +
                 Twine(Seqs ? Seqs->size() : 0) + " sequences");
   SequenceAgent A;
-  Expected<ObservationKind> Obs =
-      parseObservationKind(Meta.getString("observation").value_or("autophase-log1p"));
+  Expected<ModelObservation> Obs = modelObservation(Meta, /*Policy=*/false);
   if (!Obs)
     return Fail(toString(Obs.takeError()));
-  A.Observation = *Obs;
-  unsigned Dim = 0;
-  if (usesIR2Vec(A.Observation)) {
-    // The vocabulary is part of the model's input: a model trained with another one would read
-    // vectors in another basis, and be confidently wrong.
-    Expected<const IR2VecVocabulary *> V =
-        vocabularyFor(A.Observation, Meta.getString("ir2vec_vocabulary").value_or(""));
-    if (!V)
-      return Fail(toString(V.takeError()));
-    A.Vocab = *V;
-    if (Kind == "link-value")
-      return Fail("link models read Autophase features only (IR2Vec is not summed over a "
-                  "program's modules yet)");
-    Dim = A.Vocab->dimension();
-  }
-  if (Model.inputSize() != observationSize(A.Observation, Dim))
+  A.Observation = Obs->Kind;
+  A.Vocab = Obs->Vocab;
+  if (usesIR2Vec(A.Observation) && Kind == "link-value")
+    return Fail("link models read Autophase features only (IR2Vec is not summed over a "
+                "program's modules yet)");
+  if (Model.inputSize() != Obs->size())
     return Fail("model has " + Twine(Model.inputSize()) + " inputs; its observation (" +
-                observationName(A.Observation) + ") has " +
-                Twine(observationSize(A.Observation, Dim)));
+                observationName(A.Observation) + ") has " + Twine(Obs->size()));
   A.Kind = Kind.str();
   A.Space = Meta.getString("space").value_or("").str();
   Expected<ActionSpace> Space = loadActionSpaces(A.Space);

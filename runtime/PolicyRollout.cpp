@@ -82,15 +82,10 @@ Expected<std::vector<std::string>> playPolicy(Module &M, const ExportedModel &Mo
     return Space.takeError();
   const size_t Stop = Space->size();
   unsigned Horizon = unsigned(Meta.getInteger("horizon").value_or(45));
-  Expected<ObservationKind> K = parsePolicyObservation(
-      Meta.getString("observation").value_or("autophase-log1p+action-histogram"));
-  if (!K)
-    return K.takeError();
-  Expected<const IR2VecVocabulary *> Vocab =
-      vocabularyFor(*K, Meta.getString("ir2vec_vocabulary").value_or(""));
-  if (!Vocab)
-    return Vocab.takeError();
-  const size_t Inputs = observationSize(*K, *Vocab ? (*Vocab)->dimension() : 0) + Stop;
+  Expected<ModelObservation> Obs = modelObservation(Meta, /*Policy=*/true);
+  if (!Obs)
+    return Obs.takeError();
+  const size_t Inputs = Obs->size() + Stop;
   if (Model.outputSize() != Stop + 1 || Model.inputSize() != Inputs)
     return createStringError(inconvertibleErrorCode(),
                              "model has %zu inputs and %zu outputs; its space '%s' and "
@@ -104,10 +99,10 @@ Expected<std::vector<std::string>> playPolicy(Module &M, const ExportedModel &Mo
   std::vector<std::string> Taken;
   for (unsigned T = 0; T < Horizon; ++T) {
     std::vector<float> Embedding;
-    if (usesIR2Vec(*K))
-      Embedding = moduleObservation(M, ObservationKind::IR2Vec, *Vocab);
+    if (usesIR2Vec(Obs->Kind))
+      Embedding = moduleObservation(M, ObservationKind::IR2Vec, Obs->Vocab);
     size_t A = Model.argmax(
-        policyObservation(*K, computeAutophase(M), Embedding, History, Stop, Horizon));
+        policyObservation(Obs->Kind, computeAutophase(M), Embedding, History, Stop, Horizon));
     if (A >= Stop)
       break;
     History.push_back(A);

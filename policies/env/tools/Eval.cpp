@@ -590,16 +590,11 @@ Expected<EvalRow> evalPolicy(const CorpusModule &C, StringRef Path, const EvalRo
                              Path.str().c_str(), Model->outputSize(), Stop);
   EnvOptions EO;
   EO.MaxSteps = Horizon;
-  Expected<ObservationKind> K = parsePolicyObservation(
-      Meta.getString("observation").value_or("autophase-log1p+action-histogram"));
-  if (!K)
-    return K.takeError();
-  Expected<const IR2VecVocabulary *> Vocab =
-      vocabularyFor(*K, Meta.getString("ir2vec_vocabulary").value_or(""));
-  if (!Vocab)
-    return Vocab.takeError();
-  EO.Observation = *K;
-  EO.Vocab = *Vocab;
+  Expected<ModelObservation> Obs = modelObservation(Meta, /*Policy=*/true);
+  if (!Obs)
+    return Obs.takeError();
+  EO.Observation = Obs->Kind;
+  EO.Vocab = Obs->Vocab;
   CompilerEnv Env(std::move(*Space), EO);
   auto Start = std::chrono::steady_clock::now();
   if (Error E = Env.reset(C.Bench))
