@@ -9,6 +9,7 @@
 // value, each sequence's measured value) on training modules, and is validated on a table of
 // validation-package modules. Supervised regression (masked Huber loss on the log gains).
 #pragma once
+#include "policies/RankCorrelation.h"
 #include "llvm/Support/Error.h"
 #include <string>
 #include <vector>
@@ -84,9 +85,6 @@ ConfidenceCut confidenceCut(const ValueTable &T, const std::vector<std::vector<f
 // +infinity when there is no other proposal.
 double firstChoiceMargin(const std::vector<float> &Scores);
 
-// Spearman's rank correlation of two equally long series (average ranks for ties); 0 when
-// either is constant or shorter than 2.
-double spearman(const std::vector<double> &A, const std::vector<double> &B);
 // Scores: one row of predicted gains per table row.
 ChoiceFigures scoreChoices(const ValueTable &T, const std::vector<std::vector<float>> &Scores);
 

@@ -430,6 +430,7 @@ Expected<EvalRow> evalAgent(const CorpusModule &C, const Config &Cfg, StringRef 
   CompilerEnv Env(std::move(*Space), EnvOptions{RewardKind::IRInstructions, 1000});
   std::optional<EvalRow> Best;
   uint64_t Decisions = 0, Changed = 0;
+  std::vector<std::pair<double, uint64_t>> Proposals;
   auto Keep = [&](Expected<EvalRow> M) -> Error {
     if (!M)
       return M.takeError();
@@ -462,18 +463,23 @@ Expected<EvalRow> evalAgent(const CorpusModule &C, const Config &Cfg, StringRef 
       S.Actions = P.Actions;
       S.ActionSpace = Agent->spaceName();
       S.Inliner = Inliner;
-      if (Error E = Keep(evalCandidate(C, S, Base)))
+      Expected<EvalRow> M = evalCandidate(C, S, Base);
+      Proposals.push_back({P.PredictedPercent, M && !M->Failed ? M->Bytes : 0});
+      if (Error E = Keep(std::move(M)))
         return std::move(E);
       continue;
     }
     std::vector<size_t> Seq;
     for (const std::string &N : P.Actions)
       Seq.push_back(size_t(Env.actions().indexOf(N)));
-    if (Error E = Keep(measureSequence(Env, C, Seq, Base)))
+    Expected<EvalRow> M = measureSequence(Env, C, Seq, Base);
+    Proposals.push_back({P.PredictedPercent, M && !M->Failed ? M->Bytes : 0});
+    if (Error E = Keep(std::move(M)))
       return std::move(E);
   }
   R = *Best;
   R.InlineDecisions = Decisions, R.InlineChanged = Changed;
+  R.Proposals = std::move(Proposals);
   R.Seconds = since(Start);
   return R;
 }

@@ -1,4 +1,5 @@
 #include "EvalReport.h"
+#include "policies/RankCorrelation.h"
 #include "runtime/RegAllocCost.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Format.h"
@@ -11,7 +12,10 @@ using namespace llvm;
 namespace smartcc {
 
 json::Value toJSON(const EvalRow &R) {
-  return json::Object{{"module", R.Module},         {"package", R.Package},
+  json::Array Proposals;
+  for (const auto &[Predicted, Bytes] : R.Proposals)
+    Proposals.push_back(json::Array{Predicted, int64_t(Bytes)});
+  json::Object O{{"module", R.Module},         {"package", R.Package},
                       {"method", R.Method},         {"target", R.Target},
                       {"ir", int64_t(R.IR)},        {"bytes", int64_t(R.Bytes)},
                       {"clang_ir", int64_t(R.ClangIR)}, {"clang_bytes", int64_t(R.ClangBytes)},
@@ -22,6 +26,9 @@ json::Value toJSON(const EvalRow &R) {
                       {"rejected", int64_t(R.Rejected)}, {"rejection", R.Rejection},
                       {"inline_decisions", int64_t(R.InlineDecisions)},
                       {"inline_changed", int64_t(R.InlineChanged)}};
+  if (!Proposals.empty())
+    O["proposals"] = std::move(Proposals);
+  return O;
 }
 
 bool fromJSON(const json::Value &V, EvalRow &R) {
@@ -48,6 +55,11 @@ bool fromJSON(const json::Value &V, EvalRow &R) {
   R.Rejection = O->getString("rejection").value_or("").str();
   R.InlineDecisions = uint64_t(O->getInteger("inline_decisions").value_or(0));
   R.InlineChanged = uint64_t(O->getInteger("inline_changed").value_or(0));
+  if (const json::Array *P = O->getArray("proposals"))
+    for (const json::Value &X : *P)
+      if (const json::Array *Pair = X.getAsArray(); Pair && Pair->size() == 2)
+        R.Proposals.push_back({(*Pair)[0].getAsNumber().value_or(0),
+                               uint64_t((*Pair)[1].getAsInteger().value_or(0))});
   return true;
 }
 
@@ -149,6 +161,53 @@ void writeInlinerDecisions(const std::vector<EvalRow> &Rows, raw_ostream &OS) {
                  D.first ? 100.0 * double(D.second) / double(D.first) : 0.0, Touched[Method]);
 }
 
+// Agent rows with measured proposals: does the model's first choice measure best, do its
+// predictions order the proposals as they measure, and what does the TU lose against the best
+// proposal (issue 21: calibration and regret as figures of the evaluation itself).
+void writeCalibration(const std::vector<EvalRow> &Rows, raw_ostream &OS) {
+  struct Fig {
+    unsigned N = 0, Correct = 0, RhoRows = 0;
+    double Rho = 0, Regret = 0;
+  };
+  std::map<std::string, Fig> ByMethod;
+  for (const EvalRow &R : Rows) {
+    if (R.Failed || R.Proposals.empty() || !R.ClangBytes || !R.Bytes)
+      continue;
+    Fig &F = ByMethod[R.Method];
+    uint64_t Oracle = std::min(R.ClangBytes, R.Bytes);
+    std::vector<double> Predicted, Measured;
+    for (const auto &[P, B] : R.Proposals)
+      if (B) {
+        Oracle = std::min(Oracle, B);
+        Predicted.push_back(P);
+        Measured.push_back(std::log(double(R.ClangBytes) / double(B)));
+      }
+    uint64_t First = R.Proposals[0].second ? std::min(R.Proposals[0].second, R.ClangBytes)
+                                           : R.ClangBytes;
+    ++F.N;
+    F.Correct += First == Oracle;
+    F.Regret += 100.0 * std::log(double(R.Bytes) / double(Oracle));
+    if (Measured.size() >= 3 &&
+        llvm::any_of(Measured, [&](double V) { return V != Measured[0]; })) {
+      F.Rho += spearman(Predicted, Measured);
+      ++F.RhoRows;
+    }
+  }
+  if (ByMethod.empty())
+    return;
+  OS << "\n## Agent calibration (its proposals, each measured)\n\n"
+     << "Top-1 accuracy: the model's first choice measures best among clang -Oz and the "
+        "proposals compiled. Spearman: predicted vs measured gains over the proposals, mean over "
+        "modules with three or more that differ. Regret: 100 log(shipped / best proposal or "
+        "clang), mean. At effort 2 the proposals are the whole core set.\n\n"
+     << "| method | modules | top-1 accuracy | Spearman (modules) | mean regret % |\n"
+        "|---|---|---|---|---|\n";
+  for (const auto &[Method, F] : ByMethod)
+    OS << format("| %s | %u | %.2f | %.2f (%u) | %.2f |\n", Method.c_str(), F.N,
+                 double(F.Correct) / double(F.N), F.RhoRows ? F.Rho / double(F.RhoRows) : 0.0,
+                 F.RhoRows, F.Regret / double(F.N));
+}
+
 } // namespace
 
 void writeMarkdown(const std::vector<EvalRow> &Rows, const std::string &Title, raw_ostream &OS,
@@ -223,6 +282,7 @@ void writeMarkdown(const std::vector<EvalRow> &Rows, const std::string &Title, r
   }
   writeRegAllocCosts(Rows, OS);
   writeInlinerDecisions(Rows, OS);
+  writeCalibration(Rows, OS);
   OS << "\n## Per package\n\n| method | package | modules | bytes geomean | IR geomean |\n"
         "|---|---|---|---|---|\n";
   for (const auto &[Key, S] : ByPackage)
