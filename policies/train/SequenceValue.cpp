@@ -13,7 +13,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <limits>
 #include <numeric>
 #include <random>
 
@@ -166,6 +165,24 @@ Expected<ValueTable> readValueTable(const std::string &Dir, const std::string &C
 }
 
 
+namespace {
+// One row's effort-1 proposals exactly as the compiler chooses them (proposalsForEffort over
+// the row's predictions), first choice first, each with its predicted gain.
+std::vector<SequenceProposal> effortOneProposals(const std::vector<float> &Scores) {
+  std::vector<size_t> Order(Scores.size());
+  std::iota(Order.begin(), Order.end(), 0);
+  std::stable_sort(Order.begin(), Order.end(),
+                   [&](size_t A, size_t B) { return Scores[A] > Scores[B]; });
+  std::vector<SequenceProposal> Ranked(Order.size());
+  for (size_t J = 0; J < Order.size(); ++J) {
+    Ranked[J].CoreSetIndex = unsigned(Order[J]);
+    Ranked[J].Rank = unsigned(J + 1);
+    Ranked[J].PredictedPercent = Scores[Order[J]];
+  }
+  return proposalsForEffort(std::move(Ranked), 1);
+}
+} // namespace
+
 ChoiceFigures scoreChoices(const ValueTable &T, const std::vector<std::vector<float>> &Scores) {
   ChoiceFigures F;
   double L1 = 0, L3 = 0, LO = 0, LRaw = 0, LE1 = 0;
@@ -185,11 +202,8 @@ ChoiceFigures scoreChoices(const ValueTable &T, const std::vector<std::vector<fl
       return V;
     };
     // Effort 1 exactly as the compiler serves it: the same rule chooses the sequences.
-    std::vector<SequenceProposal> Ranked(Order.size());
-    for (size_t J = 0; J < Order.size(); ++J)
-      Ranked[J].CoreSetIndex = unsigned(Order[J]), Ranked[J].Rank = unsigned(J + 1);
     double E1 = R.Clang;
-    for (const SequenceProposal &P : proposalsForEffort(std::move(Ranked), 1))
+    for (const SequenceProposal &P : effortOneProposals(Scores[I]))
       if (R.Values[P.CoreSetIndex] > 0)
         E1 = std::min(E1, R.Values[P.CoreSetIndex]);
     if (T.Kind == "link-value") // the link agent runs its first three by prediction
@@ -237,32 +251,6 @@ ChoiceFigures scoreChoices(const ValueTable &T, const std::vector<std::vector<fl
   return F;
 }
 
-namespace {
-// The effort-1 proposals of one row, by core-set index, first choice first.
-std::vector<unsigned> effortOneIndices(const std::vector<float> &Scores) {
-  std::vector<size_t> Order(Scores.size());
-  std::iota(Order.begin(), Order.end(), 0);
-  std::stable_sort(Order.begin(), Order.end(),
-                   [&](size_t A, size_t B) { return Scores[A] > Scores[B]; });
-  std::vector<SequenceProposal> Ranked(Order.size());
-  for (size_t J = 0; J < Order.size(); ++J)
-    Ranked[J].CoreSetIndex = unsigned(Order[J]), Ranked[J].Rank = unsigned(J + 1);
-  std::vector<unsigned> Out;
-  for (const SequenceProposal &P : proposalsForEffort(std::move(Ranked), 1))
-    Out.push_back(P.CoreSetIndex);
-  return Out;
-}
-} // namespace
-
-double firstChoiceMargin(const std::vector<float> &Scores) {
-  std::vector<SequenceProposal> P;
-  for (unsigned I : effortOneIndices(Scores)) {
-    P.emplace_back();
-    P.back().PredictedPercent = Scores[I];
-  }
-  return smartcc::firstChoiceMargin(P);
-}
-
 ConfidenceCut confidenceCut(const ValueTable &T, const std::vector<std::vector<float>> &Scores,
                             double Margin) {
   ConfidenceCut C;
@@ -270,14 +258,14 @@ ConfidenceCut confidenceCut(const ValueTable &T, const std::vector<std::vector<f
   double L = 0, Runs = 0, Alone = 0, Right = 0;
   for (size_t I = 0; I < T.Rows.size(); ++I) {
     const ValueTableRow &R = T.Rows[I];
-    std::vector<unsigned> P = effortOneIndices(Scores[I]);
-    bool Sure = firstChoiceMargin(Scores[I]) >= Margin;
+    std::vector<SequenceProposal> P = effortOneProposals(Scores[I]);
+    bool Sure = firstChoiceMargin(P) >= Margin; // the compiler's rule (proposalsForEffort)
     double Chosen = R.Clang, All = R.Clang;
     for (size_t J = 0; J < P.size(); ++J)
-      if (R.Values[P[J]] > 0) {
-        All = std::min(All, R.Values[P[J]]);
+      if (double V = R.Values[P[J].CoreSetIndex]; V > 0) {
+        All = std::min(All, V);
         if (J == 0 || !Sure)
-          Chosen = std::min(Chosen, R.Values[P[J]]);
+          Chosen = std::min(Chosen, V);
       }
     L += std::log(R.Clang / Chosen);
     Runs += Sure ? 1 : double(P.size());

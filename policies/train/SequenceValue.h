@@ -81,9 +81,6 @@ struct ConfidenceCut {
 };
 ConfidenceCut confidenceCut(const ValueTable &T, const std::vector<std::vector<float>> &Scores,
                             double Margin);
-// The predicted margin of a row's first choice over the other effort-1 proposals (percent);
-// +infinity when there is no other proposal.
-double firstChoiceMargin(const std::vector<float> &Scores);
 
 // Scores: one row of predicted gains per table row.
 ChoiceFigures scoreChoices(const ValueTable &T, const std::vector<std::vector<float>> &Scores);
