@@ -15,8 +15,7 @@ AgentChoice agentCandidates(const Module &M, const Config &Cfg, StringRef Triple
     return C;
   // A configured candidate list (`none` included) says which candidates run; the agent joins
   // it only when asked for by name.
-  auto Origin = Cfg.Origin.find("agent");
-  if (!Cfg.candidatesAreDefault() && (Origin == Cfg.Origin.end() || Origin->second == "default"))
+  if (!Cfg.candidatesAreDefault() && Cfg.settingIsDefault("agent"))
     return C;
   auto Start = std::chrono::steady_clock::now();
   // Thread CPU time too: on a loaded machine (make -j, other jobs) the wall time of a

@@ -1173,13 +1173,8 @@ void printConfigHelp(llvm::raw_ostream &OS) {
         "smartcc --smartcc-print-config lists them.\n";
 }
 
-bool Config::candidatesAreDefault() const {
-  auto It = Origin.find("candidates");
-  return It == Origin.end() || It->second == "default" || It->second == BuiltinSource;
-}
-
-bool Config::linkCandidatesAreDefault() const {
-  auto It = Origin.find("link_candidates");
+bool Config::settingIsDefault(StringRef Key) const {
+  auto It = Origin.find(Key.str());
   return It == Origin.end() || It->second == "default" || It->second == BuiltinSource;
 }
 

@@ -90,9 +90,11 @@ struct Config {
 
   // Candidates actually enabled, resolved against the library (names checked at load time).
   std::vector<CandidateSpec> enabledCandidates() const;
+  // True when nobody configured setting Key: it holds its default or the built-in candidate
+  // file's value.
+  bool settingIsDefault(llvm::StringRef Key) const;
   // True when `candidates` is the shipped default list (nobody configured it).
-  bool candidatesAreDefault() const;
-  bool linkCandidatesAreDefault() const;
+  bool candidatesAreDefault() const { return settingIsDefault("candidates"); }
   bool takesOver(llvm::StringRef Level) const; // Level: "Oz", "Os", ...
   unsigned effectiveJobs() const;
   std::string effectiveStatsDir() const;

@@ -80,9 +80,7 @@ LinkAgentChoice linkAgentCandidates(ArrayRef<std::string> Inputs, const Config &
     return C;
   // As for TUs: a configured link candidate list (`none` included) says which candidates run;
   // the agent joins it only when asked for by name.
-  auto Origin = Cfg.Origin.find("link_agent");
-  if (!Cfg.linkCandidatesAreDefault() &&
-      (Origin == Cfg.Origin.end() || Origin->second == "default"))
+  if (!Cfg.settingIsDefault("link_candidates") && Cfg.settingIsDefault("link_agent"))
     return C;
   auto Start = std::chrono::steady_clock::now();
   // builtin: the model trained on links (kind link-value) for the target. The per-TU agent
