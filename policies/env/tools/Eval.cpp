@@ -439,6 +439,11 @@ Expected<EvalRow> evalAgent(const CorpusModule &C, const Config &Cfg, StringRef 
       Best = *M;
     return Error::success();
   };
+  // A proposal's measurement is also kept with its prediction (the report's calibration).
+  auto KeepProposal = [&](const SequenceProposal &P, Expected<EvalRow> M) -> Error {
+    Proposals.push_back({P.PredictedPercent, M && !M->Failed ? M->Bytes : 0});
+    return Keep(std::move(M));
+  };
   for (size_t I = 0; I < Allowed; ++I) {
     if (I == Picks.size()) { // the ML inliner's candidate
       CandidateSpec Oz;
@@ -463,18 +468,14 @@ Expected<EvalRow> evalAgent(const CorpusModule &C, const Config &Cfg, StringRef 
       S.Actions = P.Actions;
       S.ActionSpace = Agent->spaceName();
       S.Inliner = Inliner;
-      Expected<EvalRow> M = evalCandidate(C, S, Base);
-      Proposals.push_back({P.PredictedPercent, M && !M->Failed ? M->Bytes : 0});
-      if (Error E = Keep(std::move(M)))
+      if (Error E = KeepProposal(P, evalCandidate(C, S, Base)))
         return std::move(E);
       continue;
     }
     std::vector<size_t> Seq;
     for (const std::string &N : P.Actions)
       Seq.push_back(size_t(Env.actions().indexOf(N)));
-    Expected<EvalRow> M = measureSequence(Env, C, Seq, Base);
-    Proposals.push_back({P.PredictedPercent, M && !M->Failed ? M->Bytes : 0});
-    if (Error E = Keep(std::move(M)))
+    if (Error E = KeepProposal(P, measureSequence(Env, C, Seq, Base)))
       return std::move(E);
   }
   R = *Best;

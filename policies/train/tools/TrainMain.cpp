@@ -277,7 +277,7 @@ void recordCommand(int Argc, const char **Argv) {
   Cmd << "\n";
 }
 
-// The IR2Vec vocabulary: --vocabulary, else the built-in one.
+// The IR2Vec vocabulary: --vocabulary (read once), else the built-in one.
 Expected<const IR2VecVocabulary *> vocabulary() {
   static std::optional<IR2VecVocabulary> Loaded;
   if (VocabularyPath.empty()) {
@@ -286,6 +286,8 @@ Expected<const IR2VecVocabulary *> vocabulary() {
     return createStringError(inconvertibleErrorCode(),
                              "this smartcc has no built-in IR2Vec vocabulary: give --vocabulary");
   }
+  if (Loaded)
+    return &*Loaded;
   Expected<IR2VecVocabulary> L = IR2VecVocabulary::load(VocabularyPath);
   if (!L)
     return L.takeError();
@@ -411,9 +413,7 @@ int trainValue(int Argc, const char **Argv) {
         continue;
       LLVMContext Ctx;
       SMDiagnostic Diag;
-      std::unique_ptr<Module> M =
-          parseIRFile(CorpusDir + "/bitcode/" + CM.Hash.substr(0, 2) + "/" + CM.Hash + ".bc",
-                      Diag, Ctx);
+      std::unique_ptr<Module> M = parseIRFile(CM.Bench.BitcodePath, Diag, Ctx);
       if (!M)
         return fail("unlabeled module " + CM.Hash + ": " + Diag.getMessage());
       O.Unlabeled.push_back(moduleObservation(*M, *K, *Vocab));
@@ -475,17 +475,10 @@ int trainVocabulary(int Argc, const char **Argv) {
 
 // --embed: what IR2VecEmbedding.h computes, printed like llvm-ir2vec --level=func.
 int embed() {
-  std::optional<IR2VecVocabulary> Loaded;
-  const IR2VecVocabulary *V = IR2VecVocabulary::builtin();
-  if (!VocabularyPath.empty()) {
-    Expected<IR2VecVocabulary> L = IR2VecVocabulary::load(VocabularyPath);
-    if (!L)
-      return fail(toString(L.takeError()));
-    Loaded.emplace(std::move(*L));
-    V = &*Loaded;
-  }
-  if (!V)
-    return fail("this smartcc has no built-in IR2Vec vocabulary: give --vocabulary");
+  Expected<const IR2VecVocabulary *> Vocab = vocabulary();
+  if (!Vocab)
+    return fail(toString(Vocab.takeError()));
+  const IR2VecVocabulary *V = *Vocab;
   if (EmbedKind != "symbolic" && EmbedKind != "flow-aware")
     return fail("--embed-kind must be symbolic or flow-aware");
   IR2VecKind Kind = EmbedKind == "symbolic" ? IR2VecKind::Symbolic : IR2VecKind::FlowAware;
