@@ -229,6 +229,49 @@ TEST_F(CompilerEnvTest, SearchBaselines) {
   EXPECT_EQ(Bytes->BestValue, Bytes->ClangValue); // clang's pipeline reproduces clang's bytes
 }
 
+// Guided search: clang's output is the free start, the proposer is asked at the start and again
+// on the best state, the evaluation cap holds, and what it finds is never above clang.
+TEST_F(CompilerEnvTest, GuidedSearchContinuesTheBestState) {
+  CompilerEnv Env = makeEnv();
+  std::vector<bool> Asked; // AtStart of each call
+  auto EverySingleAction = [&](const Module &, bool AtStart)
+      -> Expected<std::vector<std::vector<size_t>>> {
+    Asked.push_back(AtStart);
+    std::vector<std::vector<size_t>> Seqs;
+    for (size_t A = 0; A < Env.actions().size(); ++A)
+      Seqs.push_back({A});
+    return Seqs;
+  };
+  GuidedOptions G;
+  G.MaxEvaluations = 8;
+  G.PerRound = 3;
+  G.ClangAction = Env.actions().indexOf("clang-default");
+  ASSERT_GE(G.ClangAction, 0);
+  Expected<SearchResult> S =
+      guidedSearch(Env, *Interp, EverySingleAction, G, Objective::IRInstructions);
+  ASSERT_TRUE(bool(S)) << toString(S.takeError());
+  EXPECT_EQ(S->Evaluations, 8u);
+  EXPECT_EQ(S->Rounds, 3u); // 3 + 3 + 2
+  EXPECT_LE(S->BestValue, S->ClangValue);
+  ASSERT_GE(Asked.size(), 2u);
+  EXPECT_TRUE(Asked[0]);
+  EXPECT_FALSE(Asked[1]); // the next proposals continue a state past the start
+  // After the start's round the anchor is a non-empty best (clang's output at least), so any
+  // later improvement is a composition of two or more actions.
+  if (S->Composed)
+    EXPECT_GE(S->Best.size(), 2u);
+  Asked.clear();
+  Expected<SearchResult> Again =
+      guidedSearch(Env, *Interp, EverySingleAction, G, Objective::IRInstructions);
+  ASSERT_TRUE(bool(Again));
+  EXPECT_EQ(Again->Best, S->Best);
+  // Greedy capped at the same compile count stops there.
+  Expected<SearchResult> Capped =
+      greedySearch(Env, *Interp, 3, Objective::IRInstructions, {}, 8, 7);
+  ASSERT_TRUE(bool(Capped));
+  EXPECT_EQ(Capped->Evaluations, 8u);
+}
+
 } // namespace
 
 namespace {

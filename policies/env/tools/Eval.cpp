@@ -3,9 +3,9 @@
 // unit tests), in IR instructions and object bytes.
 //
 //   smartcc-eval --corpus DIR --out DIR [--method oz] [--method candidate:NAME]
-//                [--method random:TRIALSxLENGTH] [--method greedy:STEPS] [--method os|o0]
+//                [--method random:TRIALSxLENGTH] [--method greedy:STEPS[,evals=N]] [--method os|o0]
 //                [--method agent[:MODEL]@EFFORT[,budget=N[,time=PERCENT]][,inliner[=MODEL]]]
-//                [--method policy:MODEL]
+//                [--method guided[:MODEL]@EVALS[,k=K][,order=mined]] [--method policy:MODEL]
 //                [--method gcc-os]
 //                [--method coreset:FILE[:K]] [--method perfunc:OPTIONS]
 //                [--method inliner[:MODEL]]
@@ -485,6 +485,104 @@ Expected<EvalRow> evalAgent(const CorpusModule &C, const Config &Cfg, StringRef 
   return R;
 }
 
+// Effort 2's guided search (Search.h): "guided@EVALS[,k=K][,order=mined]" or
+// "guided:MODEL@...". The model proposes continuations of the best state so far, K a round,
+// until EVALS sequences are compiled; round 0 is effort 1's proposals, clang's own output is
+// the free start. "order=mined" is the ablation: the same search with the core set in mined
+// order at every state, the model unused. Before the -Oz fallback, as agent@E.
+struct GuidedMethod {
+  StringRef ModelPath;
+  unsigned Evaluations = 6, PerRound = 3;
+  bool Mined = false;
+};
+
+Expected<GuidedMethod> parseGuidedMethod(StringRef Arg) {
+  GuidedMethod G;
+  auto [ModelPath, Settings] = Arg.rsplit('@');
+  G.ModelPath = ModelPath;
+  SmallVector<StringRef, 3> Items;
+  Settings.split(Items, ',');
+  auto Bad = [] {
+    return createStringError(inconvertibleErrorCode(),
+                             "guided: expected @EVALS[,k=K][,order=mined] with EVALS, K > 0");
+  };
+  if (Items[0].getAsInteger(10, G.Evaluations) || G.Evaluations == 0)
+    return Bad();
+  for (StringRef Item : ArrayRef(Items).drop_front()) {
+    if (Item.consume_front("k=")) {
+      if (Item.getAsInteger(10, G.PerRound) || G.PerRound == 0)
+        return Bad();
+    } else if (Item == "order=mined") {
+      G.Mined = true;
+    } else {
+      return Bad();
+    }
+  }
+  return G;
+}
+
+Expected<EvalRow> evalGuided(const CorpusModule &C, StringRef Arg, const EvalRow &Base) {
+  EvalRow R = Base;
+  Expected<GuidedMethod> G = parseGuidedMethod(Arg);
+  if (!G)
+    return G.takeError();
+  Expected<SequenceAgent> Agent = modelFor<SequenceAgent>(G->ModelPath, C.Target, "model");
+  if (!Agent)
+    return Agent.takeError();
+  Expected<Loaded> L = load(C);
+  if (!L)
+    return L.takeError();
+  Expected<ActionSpace> Space = loadActionSpaces(Agent->spaceName());
+  if (!Space)
+    return Space.takeError();
+  CompilerEnv Env(std::move(*Space), EnvOptions{RewardKind::IRInstructions, 1000});
+  auto Indices = [&](const SequenceProposal &P) {
+    std::vector<size_t> Seq;
+    for (const std::string &N : P.Actions)
+      Seq.push_back(size_t(Env.actions().indexOf(N)));
+    return Seq;
+  };
+  // At the start the model sees the frontend's module as the compiler's agent does (before
+  // mandatory inlining); round 0 is effort 1's choice, then the rest best predicted first.
+  auto Propose = [&](const Module &State,
+                     bool AtStart) -> Expected<std::vector<std::vector<size_t>>> {
+    std::vector<SequenceProposal> Ranked = Agent->rank(AtStart ? *L->M : State);
+    if (G->Mined)
+      llvm::sort(Ranked, [](const SequenceProposal &A, const SequenceProposal &B) {
+        return A.CoreSetIndex < B.CoreSetIndex;
+      });
+    std::vector<std::vector<size_t>> Seqs;
+    if (AtStart && !G->Mined)
+      for (const SequenceProposal &P : proposalsForEffort(Ranked, 1))
+        Seqs.push_back(Indices(P));
+    for (const SequenceProposal &P : Ranked)
+      Seqs.push_back(Indices(P)); // a repeat of effort 1's is skipped by the search
+    return Seqs;
+  };
+  GuidedOptions Options;
+  Options.MaxEvaluations = G->Evaluations;
+  Options.PerRound = G->PerRound;
+  Options.ClangAction = Env.actions().indexOf(WholeClangPipelineAction);
+  Objective O = Agent->model().metadata().getString("objective").value_or("bytes") == "ir"
+                    ? Objective::IRInstructions
+                    : Objective::ObjectBytes;
+  auto Start = std::chrono::steady_clock::now();
+  Expected<SearchResult> S = guidedSearch(Env, C.Bench, Propose, Options, O);
+  if (!S)
+    return S.takeError();
+  R.Seconds = since(Start);
+  R.Rejected = S->Rejected, R.Rejection = S->FirstRejection;
+  R.Rounds = S->Rounds, R.Improvements = S->Improvements, R.Composed = S->Composed;
+  // Nothing beat clang's output: it ships. (The environment's replay of clang's pipeline
+  // starts after mandatory inlining and can differ from clang's object by a few bytes.)
+  if (!S->Improvements) {
+    R.IR = Base.ClangIR, R.Bytes = Base.ClangBytes;
+    R.Sequence = WholeClangPipelineAction;
+    return R;
+  }
+  return measureSequence(Env, C, S->Best, R);
+}
+
 // clang's -Oz pipeline with the ML inliner deciding every call site: "inliner" (the model built
 // into smartcc for the module's target) or "inliner:MODEL.smm". Before the -Oz fallback.
 Expected<EvalRow> evalInliner(const CorpusModule &C, StringRef ModelPath, const EvalRow &Base) {
@@ -635,8 +733,11 @@ Expected<EvalRow> evalSearch(const CorpusModule &C, StringRef Kind, StringRef Ar
     auto [Trials, Length] = Arg.split('x');
     S = randomSearch(Env, C.Bench, unsigned(std::stoul(Trials.str())),
                      unsigned(std::stoul(Length.str())), Seed, O);
-  } else if (Kind == "greedy") {
-    S = greedySearch(Env, C.Bench, unsigned(std::stoul(Arg.str())), O);
+  } else if (Kind == "greedy") { // STEPS[,evals=N]
+    auto [Steps, Cap] = Arg.split(',');
+    Cap.consume_front("evals=");
+    S = greedySearch(Env, C.Bench, unsigned(std::stoul(Steps.str())), O, {},
+                     Cap.empty() ? 0 : std::stoull(Cap.str()), Seed);
   }
   if (!S)
     return S.takeError();
@@ -715,6 +816,14 @@ Expected<MethodSpec> parseMethod(StringRef M) {
       return A.takeError();
     return MethodSpec{"agent", Arg};
   }
+  if (M.starts_with("guided")) { // guided@EVALS or guided:MODEL@EVALS
+    StringRef Arg = M.drop_front(6);
+    if ((!Arg.consume_front(":") && !Arg.starts_with("@")) || !Arg.contains('@'))
+      return Bad("guided[:MODEL]@EVALS[,k=K][,order=mined]");
+    if (Expected<GuidedMethod> G = parseGuidedMethod(Arg); !G)
+      return G.takeError();
+    return MethodSpec{"guided", Arg};
+  }
   auto [Kind, Arg] = M.split(':');
   if (is_contained({"candidate", "coreset", "inliner", "policy", "perfunc"}, Kind))
     return Arg.empty() ? Expected<MethodSpec>(Bad("an argument after the colon"))
@@ -725,11 +834,15 @@ Expected<MethodSpec> parseMethod(StringRef M) {
       return Bad("random:TRIALSxLENGTH");
     return MethodSpec{Kind, Arg};
   }
-  if (Kind == "greedy")
-    return Digits(Arg) ? Expected<MethodSpec>(MethodSpec{Kind, Arg}) : Bad("greedy:STEPS");
+  if (Kind == "greedy") {
+    auto [Steps, Cap] = Arg.split(',');
+    if (!Digits(Steps) || (!Cap.empty() && (!Cap.consume_front("evals=") || !Digits(Cap))))
+      return Bad("greedy:STEPS[,evals=N]");
+    return MethodSpec{Kind, Arg};
+  }
   return Bad("oz, os, o0, gcc-os, candidate:NAME, coreset:FILE[:K], agent[:MODEL]@EFFORT, "
-             "policy:MODEL, perfunc:OPTIONS, inliner[:MODEL], regalloc[:MODEL][,growth=PERCENT], "
-             "random:TRIALSxLENGTH or greedy:STEPS");
+             "guided[:MODEL]@EVALS, policy:MODEL, perfunc:OPTIONS, inliner[:MODEL], regalloc[:MODEL][,growth=PERCENT], "
+             "random:TRIALSxLENGTH or greedy:STEPS[,evals=N]");
 }
 
 // One method on one module.
@@ -755,6 +868,8 @@ Expected<EvalRow> evalMethod(const CorpusModule &C, const Config &Cfg, const Met
     return evalLevel(C, M.Kind == "os" ? "Os" : "O0", Base);
   if (M.Kind == "agent")
     return evalAgent(C, Cfg, M.Arg, Base);
+  if (M.Kind == "guided")
+    return evalGuided(C, M.Arg, Base);
   if (M.Kind == "inliner")
     return evalInliner(C, M.Arg, Base);
   if (M.Kind == "regalloc")
@@ -887,7 +1002,8 @@ int main(int Argc, const char **Argv) {
       "smartcc-eval: methods against clang-22 -Oz on harvested modules or a folder of .bc "
       "files\n\n"
       "  Methods: oz, os, o0, gcc-os, candidate:NAME, coreset:FILE[:K], random:TRIALSxLENGTH,\n"
-      "  greedy:STEPS, agent[:MODEL]@EFFORT[,budget=N[,time=PERCENT]][,inliner[=MODEL]],\n"
+      "  greedy:STEPS[,evals=N], agent[:MODEL]@EFFORT[,budget=N[,time=PERCENT]][,inliner[=MODEL]],\n"
+      "  guided[:MODEL]@EVALS[,k=K][,order=mined],\n"
       "  policy:MODEL, perfunc:OPTIONS, inliner[:MODEL], regalloc[:MODEL][,growth=PERCENT].\n"
       "  Rows go to OUT/rows/ (resumable), reports to OUT/report.md and OUT/report.html.\n");
   for (const auto &[Name, Value] : {std::pair{"--corpus", &CorpusDir}, {"--out", &OutDir}})

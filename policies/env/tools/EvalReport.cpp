@@ -28,6 +28,11 @@ json::Value toJSON(const EvalRow &R) {
                       {"inline_changed", int64_t(R.InlineChanged)}};
   if (!Proposals.empty())
     O["proposals"] = std::move(Proposals);
+  if (R.Rounds) {
+    O["rounds"] = int64_t(R.Rounds);
+    O["improvements"] = int64_t(R.Improvements);
+    O["composed"] = R.Composed;
+  }
   return O;
 }
 
@@ -55,6 +60,9 @@ bool fromJSON(const json::Value &V, EvalRow &R) {
   R.Rejection = O->getString("rejection").value_or("").str();
   R.InlineDecisions = uint64_t(O->getInteger("inline_decisions").value_or(0));
   R.InlineChanged = uint64_t(O->getInteger("inline_changed").value_or(0));
+  R.Rounds = unsigned(O->getInteger("rounds").value_or(0));
+  R.Improvements = unsigned(O->getInteger("improvements").value_or(0));
+  R.Composed = O->getBoolean("composed").value_or(false);
   if (const json::Array *P = O->getArray("proposals"))
     for (const json::Value &X : *P)
       if (const json::Array *Pair = X.getAsArray(); Pair && Pair->size() == 2)
@@ -208,6 +216,35 @@ void writeCalibration(const std::vector<EvalRow> &Rows, raw_ostream &OS) {
                  F.RhoRows, F.Regret / double(F.N));
 }
 
+// Guided-search rows: how far the search went and how often what it shipped is a composition
+// of sequences (an earlier best continued), which no core-set member is.
+void writeGuidedSearch(const std::vector<EvalRow> &Rows, raw_ostream &OS) {
+  struct Fig {
+    unsigned N = 0, Rounds = 0, Improvements = 0, Composed = 0, BeatClang = 0;
+  };
+  std::map<std::string, Fig> ByMethod;
+  for (const EvalRow &R : Rows) {
+    if (R.Failed || !R.Rounds)
+      continue;
+    Fig &F = ByMethod[R.Method];
+    ++F.N;
+    F.Rounds += R.Rounds, F.Improvements += R.Improvements;
+    F.Composed += R.Composed;
+    F.BeatClang += R.Bytes < R.ClangBytes;
+  }
+  if (ByMethod.empty())
+    return;
+  OS << "\n## Guided search\n\n"
+     << "Rounds: batches compiled, mean per module. Improvements: rounds that found a smaller "
+        "state, mean. Composed: modules whose result continues an earlier best (a sequence "
+        "outside the core set).\n\n"
+     << "| method | modules | rounds | improvements | composed | smaller than -Oz |\n"
+        "|---|---|---|---|---|---|\n";
+  for (const auto &[Method, F] : ByMethod)
+    OS << format("| %s | %u | %.2f | %.2f | %u | %u |\n", Method.c_str(), F.N,
+                 double(F.Rounds) / F.N, double(F.Improvements) / F.N, F.Composed, F.BeatClang);
+}
+
 } // namespace
 
 void writeMarkdown(const std::vector<EvalRow> &Rows, const std::string &Title, raw_ostream &OS,
@@ -283,6 +320,7 @@ void writeMarkdown(const std::vector<EvalRow> &Rows, const std::string &Title, r
   writeRegAllocCosts(Rows, OS);
   writeInlinerDecisions(Rows, OS);
   writeCalibration(Rows, OS);
+  writeGuidedSearch(Rows, OS);
   OS << "\n## Per package\n\n| method | package | modules | bytes geomean | IR geomean |\n"
         "|---|---|---|---|---|\n";
   for (const auto &[Key, S] : ByPackage)

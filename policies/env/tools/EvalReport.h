@@ -32,6 +32,10 @@ struct EvalRow {
   // (100*log(clang / proposal)) and measured bytes (0: it failed). At effort 2 that is the
   // whole core set, so the report can judge the model's calibration.
   std::vector<std::pair<double, uint64_t>> Proposals;
+  // Guided search (method guided): rounds compiled, those that found a smaller state, and
+  // whether the shipped sequence continues an earlier best (outside the core set).
+  unsigned Rounds = 0, Improvements = 0;
+  bool Composed = false;
 };
 
 llvm::json::Value toJSON(const EvalRow &R);
