@@ -55,6 +55,8 @@ public:
   // The same from features already computed (an LTO link sums those of its modules): Autophase
   // models only (the link agent's).
   std::vector<SequenceProposal> rank(const AutophaseVector &Features) const;
+  // The core set: sequence I is what a proposal with CoreSetIndex I plays.
+  const std::vector<std::vector<std::string>> &sequences() const { return Sequences; }
   ObservationKind observation() const { return Observation; }
   const std::string &spaceName() const { return Space; }
   const std::string &source() const { return Source; }

@@ -70,6 +70,7 @@ AgentChoice agentCandidates(const Module &M, const Config &Cfg, StringRef Triple
   }
   C.Active = true;
   C.Model = (*Agent)->source();
+  C.Agent = std::make_shared<const SequenceAgent>(std::move(**Agent));
   C.Millis =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - Start).count();
   C.CpuMillis = CpuNow() - CpuStart;

@@ -6,6 +6,7 @@
 #include "runtime/CandidateSpec.h"
 #include "runtime/Config.h"
 #include "llvm/ADT/StringRef.h"
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -15,9 +16,12 @@ class Module;
 
 namespace smartcc {
 
+class SequenceAgent;
+
 struct AgentChoice {
   bool Active = false;             // a model served this TU (its proposals replace the defaults)
   std::vector<CandidateSpec> Specs; // its proposals, best predicted first
+  std::shared_ptr<const SequenceAgent> Agent; // the model itself (guided search asks it again)
   std::string Model;                // which model ("<built-in model x86_64.smm>", a path)
   std::string Note;                 // why the agent did not serve (no model, a broken model)
   double Millis = 0;                // features + inference, wall time

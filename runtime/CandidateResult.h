@@ -38,6 +38,12 @@ struct CandidateResult {
   // The cost of LLVM's own allocation of the same module, measured on the way (-1: not):
   // at -O1..-O3 it is the baseline the ML allocation must beat.
   double GreedyRegAllocCost = -1;
+  // With CandidateSpec::ProposeAfter: the agent's core-set indices on the module this
+  // candidate reached, best predicted first, and their predictions (percent).
+  static constexpr unsigned MaxNext = 32;
+  uint8_t NextCount = 0;
+  uint8_t Next[MaxNext] = {};
+  float NextPredicted[MaxNext] = {};
   char Message[240] = {};    // why it failed, for -v and explain
 
   // One line, whatever LLVM said: it ends up in a table row and a JSON log line.

@@ -1,6 +1,7 @@
 #include "runtime/CandidateRunner.h"
 #include "runtime/ClangBackend.h"
 #include "runtime/FileDescriptorIO.h"
+#include "policies/SequenceAgent.h"
 #include "runtime/OptionActions.h"
 #include "runtime/PipelineBuilder.h"
 #include "runtime/PolicyRollout.h"
@@ -89,6 +90,13 @@ void runCandidate(Module &M, const CandidateSpec &Spec, const CandidateContext &
   if (verifyModule(M, &VOS))
     return Finish(Outcome::VerifierFailed, VerifierMessage);
   R.IRAfter = countIRInstructions(M);
+  if (Spec.ProposeAfter)
+    for (const SequenceProposal &P : Spec.ProposeAfter->rank(M)) {
+      if (R.NextCount == CandidateResult::MaxNext)
+        break;
+      R.NextPredicted[R.NextCount] = P.PredictedPercent;
+      R.Next[R.NextCount++] = uint8_t(P.CoreSetIndex);
+    }
   uint64_t Bound = uint64_t(Ctx.MaxGrowth * double(std::max<uint64_t>(R.IRBefore, 64)));
   if (R.IRAfter > Bound)
     return Finish(Outcome::Growth, "IR grew from " + std::to_string(R.IRBefore) + " to " +

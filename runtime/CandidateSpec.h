@@ -11,6 +11,7 @@ namespace smartcc {
 
 class InlinePolicy;
 class RegAllocPolicy;
+class SequenceAgent;
 
 struct CandidateSpec {
   std::string Name;
@@ -35,6 +36,10 @@ struct CandidateSpec {
   std::vector<std::string> Actions;
   std::string ActionSpace;
   std::optional<float> PredictedPercent;
+  // Effort 2's guided search (runtime/GuidedSearch.h): after the sequence, the candidate asks
+  // this agent to rank its core set on the module it reached, and reports the ranking
+  // (CandidateResult::Next), so that the next round can continue this candidate's state.
+  std::shared_ptr<const SequenceAgent> ProposeAfter;
   // Starts from clang's own optimized module instead of the frontend's: the candidate process
   // is forked at the end of clang's middle-end (the sequence began with clang's whole pipeline),
   // so only the rest of clang's pipeline (ClangPipelineTail), then Pipeline (empty by default),

@@ -91,6 +91,10 @@ void TUOptimizer::attach() {
 }
 
 void TUOptimizer::onOptimizerLast(Module &M) {
+  if (Guided && !GuidedSnapshotTaken) {
+    GuidedSnapshotTaken = true;
+    Guided->snapshotAfterClang(M);
+  }
   if (LateSpecs.empty() || LatePool || LaunchError.size())
     return;
   LatePool = launch(M, std::move(LateSpecs));
@@ -202,6 +206,16 @@ void TUOptimizer::onPipelineStart(Module &M) {
   std::vector<CandidateSpec> Specs;
   if (!SpeedLevel)
     Specs = sizeCandidates(M, Triple);
+  // Effort 2 searches on after the core set when the decision is on clang's object itself
+  // (not -S or the IR metric, which measure a replica).
+  if (!SpeedLevel && Cfg.Effort == 2 && Agent.Active && Agent.Agent && Cfg.GuidedCandidates &&
+      !EmitAssembly && Cfg.SizeMetric != Metric::IRInstructions) {
+    Guided = std::make_unique<GuidedSearch>(Agent.Agent, Cfg.GuidedCandidates);
+    Guided->snapshotStart(M);
+    for (CandidateSpec &S : Specs)
+      if (S.PredictedPercent)
+        S.ProposeAfter = Agent.Agent;
+  }
   // Bytes may grow for a cheaper allocation only where speed is the objective, and only as
   // far as the user allows (`regalloc_growth`).
   applyRegAlloc(Specs, RegAlloc, SpeedLevel ? Cfg.RegAllocGrowth / 100.0 : 0.0);
@@ -270,6 +284,8 @@ void TUOptimizer::finish(bool CompileSucceeded) {
     Pool->wait();
   if (LatePool)
     LatePool->wait();
+  if (Guided)
+    runGuidedSearch(M, D);
   if (!Pool && !LatePool && !LaunchError.empty())
     D.Note = "candidates not started: " + LaunchError;
   else if (!Started)
@@ -303,6 +319,9 @@ void TUOptimizer::finish(bool CompileSucceeded) {
     Report(*Pool, I);
   for (size_t I = 0; LatePool && I < LatePool->size(); ++I)
     Report(*LatePool, I);
+  for (std::unique_ptr<CandidatePool> &P : GuidedPools)
+    for (size_t I = 0; I < P->size(); ++I)
+      Report(*P, I);
   if (Replica) {
     const CandidateResult &R = *Replica;
     if (R.Result == Outcome::Ok) {
@@ -382,13 +401,42 @@ void TUOptimizer::finish(bool CompileSucceeded) {
   report(D);
 }
 
+void TUOptimizer::runGuidedSearch(Metric M, TUDecision &D) {
+  // The search compares with clang's object as written (the decision re-measures it).
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(D.Output);
+  if (!Buf)
+    return;
+  Expected<ObjectSize> Size = measureObject((*Buf)->getMemBufferRef());
+  if (!Size) {
+    consumeError(Size.takeError());
+    return;
+  }
+  auto Value = [&](const CandidateResult &R) -> std::optional<uint64_t> {
+    if (brokenShipRule(R.Object, *Size, D.Rules))
+      return std::nullopt;
+    return metricValue(R.Object, R.IRAfter, M);
+  };
+  auto Launch = [&](Module &From, std::vector<CandidateSpec> Specs) {
+    for (CandidateSpec &S : Specs)
+      if (!S.AfterClangPipeline && Inliner.Policy)
+        S.Inliner = Inliner.Policy;
+    return launch(From, std::move(Specs));
+  };
+  GuidedPools = Guided->run({Pool.get(), LatePool.get()}, metricValue(*Size, 0, M), Value, Launch);
+  if (!Guided->note().empty())
+    D.AgentNote += (D.AgentNote.empty() ? "" : "; ") + Guided->note();
+}
+
 void TUOptimizer::saveCandidates() {
   if (std::error_code EC = sys::fs::create_directories(Cfg.SaveCandidatesDir)) {
     warnSideOutput("saved candidates to", Cfg.SaveCandidatesDir, errorCodeToError(EC));
     return;
   }
   std::string Base = sys::path::filename(CI.getFrontendOpts().OutputFile).str();
-  for (CandidatePool *P : {Pool.get(), LatePool.get()})
+  std::vector<CandidatePool *> Pools{Pool.get(), LatePool.get()};
+  for (std::unique_ptr<CandidatePool> &P : GuidedPools)
+    Pools.push_back(P.get());
+  for (CandidatePool *P : Pools)
     for (size_t I = 0; P && I < P->size(); ++I) {
       if (P->result(I).Result != Outcome::Ok)
         continue;

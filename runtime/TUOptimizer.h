@@ -8,6 +8,7 @@
 //              strictly smallest (clang's on ties and failures), and records the decision.
 #pragma once
 #include "runtime/AgentCandidates.h"
+#include "runtime/GuidedSearch.h"
 #include "runtime/InlinerCandidates.h"
 #include "runtime/RegAllocCandidates.h"
 #include "runtime/CandidatePool.h"
@@ -39,6 +40,7 @@ private:
   std::unique_ptr<CandidatePool> launch(llvm::Module &M, std::vector<CandidateSpec> Specs);
   void report(struct TUDecision &D);
   void saveCandidates();
+  void runGuidedSearch(Metric M, struct TUDecision &D);
   void harvest(llvm::Module &M);
   const char *harvestCounter() const; // the stats counter this TU's harvest adds to
   bool verbose() const;
@@ -56,6 +58,9 @@ private:
   std::unique_ptr<CandidatePool> LatePool; // forked at its end (CandidateSpec::AfterClangPipeline)
   std::vector<CandidateSpec> LateSpecs;    // waiting for that point
   AgentChoice Agent;
+  std::unique_ptr<GuidedSearch> Guided; // effort 2: rounds after the core set (GuidedSearch.h)
+  std::vector<std::unique_ptr<CandidatePool>> GuidedPools;
+  bool GuidedSnapshotTaken = false;
   std::string BudgetNote; // what the candidate budget left out
   InlinerChoice Inliner;
   bool SpeedLevel = false; // -O1..-O3: taken over for register allocation only

@@ -189,7 +189,8 @@ Expected<SearchResult> guidedSearch(CompilerEnv &Env, const Benchmark &B,
   };
   while (R.Evaluations < G.MaxEvaluations) {
     std::vector<std::vector<size_t>> Batch;
-    const uint64_t Room = std::min<uint64_t>(G.PerRound, G.MaxEvaluations - R.Evaluations);
+    const unsigned Size = R.Rounds == 0 && G.FirstRound ? G.FirstRound : G.PerRound;
+    const uint64_t Room = std::min<uint64_t>(Size, G.MaxEvaluations - R.Evaluations);
     for (; Next < Proposals->size() && Batch.size() < Room; ++Next) {
       std::vector<size_t> Seq = Anchor;
       llvm::append_range(Seq, (*Proposals)[Next]);

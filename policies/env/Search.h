@@ -59,6 +59,7 @@ llvm::Expected<SearchResult> greedySearch(CompilerEnv &Env, const Benchmark &B, 
 struct GuidedOptions {
   unsigned MaxEvaluations = 6;
   unsigned PerRound = 3;
+  unsigned FirstRound = 0; // round 0's size when not PerRound (effort 2: the whole core set)
   int ClangAction = -1; // the space's action that is clang's whole pipeline: the free start
 };
 using ContinuationProposer = llvm::function_ref<llvm::Expected<std::vector<std::vector<size_t>>>(

@@ -5,7 +5,7 @@
 //   smartcc-eval --corpus DIR --out DIR [--method oz] [--method candidate:NAME]
 //                [--method random:TRIALSxLENGTH] [--method greedy:STEPS[,evals=N]] [--method os|o0]
 //                [--method agent[:MODEL]@EFFORT[,budget=N[,time=PERCENT]][,inliner[=MODEL]]]
-//                [--method guided[:MODEL]@EVALS[,k=K][,order=mined]] [--method policy:MODEL]
+//                [--method guided[:MODEL]@EVALS[,k=K][,first=N][,order=mined]] [--method policy:MODEL]
 //                [--method gcc-os]
 //                [--method coreset:FILE[:K]] [--method perfunc:OPTIONS]
 //                [--method inliner[:MODEL]]
@@ -485,14 +485,15 @@ Expected<EvalRow> evalAgent(const CorpusModule &C, const Config &Cfg, StringRef 
   return R;
 }
 
-// Effort 2's guided search (Search.h): "guided@EVALS[,k=K][,order=mined]" or
+// Effort 2's guided search (Search.h): "guided@EVALS[,k=K][,first=N][,order=mined]" or
 // "guided:MODEL@...". The model proposes continuations of the best state so far, K a round,
-// until EVALS sequences are compiled; round 0 is effort 1's proposals, clang's own output is
+// until EVALS sequences are compiled; round 0 is effort 1's proposals then the rest best
+// predicted first (N of them with first=N, e.g. the whole core set), clang's own output is
 // the free start. "order=mined" is the ablation: the same search with the core set in mined
 // order at every state, the model unused. Before the -Oz fallback, as agent@E.
 struct GuidedMethod {
   StringRef ModelPath;
-  unsigned Evaluations = 6, PerRound = 3;
+  unsigned Evaluations = 6, PerRound = 3, FirstRound = 0;
   bool Mined = false;
 };
 
@@ -504,13 +505,16 @@ Expected<GuidedMethod> parseGuidedMethod(StringRef Arg) {
   Settings.split(Items, ',');
   auto Bad = [] {
     return createStringError(inconvertibleErrorCode(),
-                             "guided: expected @EVALS[,k=K][,order=mined] with EVALS, K > 0");
+                             "guided: expected @EVALS[,k=K][,first=N][,order=mined] with EVALS, K, N > 0");
   };
   if (Items[0].getAsInteger(10, G.Evaluations) || G.Evaluations == 0)
     return Bad();
   for (StringRef Item : ArrayRef(Items).drop_front()) {
     if (Item.consume_front("k=")) {
       if (Item.getAsInteger(10, G.PerRound) || G.PerRound == 0)
+        return Bad();
+    } else if (Item.consume_front("first=")) {
+      if (Item.getAsInteger(10, G.FirstRound) || G.FirstRound == 0)
         return Bad();
     } else if (Item == "order=mined") {
       G.Mined = true;
@@ -562,6 +566,7 @@ Expected<EvalRow> evalGuided(const CorpusModule &C, StringRef Arg, const EvalRow
   GuidedOptions Options;
   Options.MaxEvaluations = G->Evaluations;
   Options.PerRound = G->PerRound;
+  Options.FirstRound = G->FirstRound;
   Options.ClangAction = Env.actions().indexOf(WholeClangPipelineAction);
   Objective O = Agent->model().metadata().getString("objective").value_or("bytes") == "ir"
                     ? Objective::IRInstructions
@@ -819,7 +824,7 @@ Expected<MethodSpec> parseMethod(StringRef M) {
   if (M.starts_with("guided")) { // guided@EVALS or guided:MODEL@EVALS
     StringRef Arg = M.drop_front(6);
     if ((!Arg.consume_front(":") && !Arg.starts_with("@")) || !Arg.contains('@'))
-      return Bad("guided[:MODEL]@EVALS[,k=K][,order=mined]");
+      return Bad("guided[:MODEL]@EVALS[,k=K][,first=N][,order=mined]");
     if (Expected<GuidedMethod> G = parseGuidedMethod(Arg); !G)
       return G.takeError();
     return MethodSpec{"guided", Arg};
@@ -1003,7 +1008,7 @@ int main(int Argc, const char **Argv) {
       "files\n\n"
       "  Methods: oz, os, o0, gcc-os, candidate:NAME, coreset:FILE[:K], random:TRIALSxLENGTH,\n"
       "  greedy:STEPS[,evals=N], agent[:MODEL]@EFFORT[,budget=N[,time=PERCENT]][,inliner[=MODEL]],\n"
-      "  guided[:MODEL]@EVALS[,k=K][,order=mined],\n"
+      "  guided[:MODEL]@EVALS[,k=K][,first=N][,order=mined],\n"
       "  policy:MODEL, perfunc:OPTIONS, inliner[:MODEL], regalloc[:MODEL][,growth=PERCENT].\n"
       "  Rows go to OUT/rows/ (resumable), reports to OUT/report.md and OUT/report.html.\n");
   for (const auto &[Name, Value] : {std::pair{"--corpus", &CorpusDir}, {"--out", &OutDir}})
