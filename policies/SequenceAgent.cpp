@@ -157,6 +157,18 @@ double firstChoiceMargin(const std::vector<SequenceProposal> &Proposals) {
   return Margin;
 }
 
+std::vector<SequenceProposal> proposalsForGuidedStart(const std::vector<SequenceProposal> &Ranked,
+                                                      size_t Count) {
+  std::vector<SequenceProposal> Out = proposalsForEffort(Ranked, 1);
+  for (const SequenceProposal &P : Ranked) {
+    if (Out.size() >= Count)
+      break;
+    if (none_of(Out, [&](const SequenceProposal &Q) { return Q.CoreSetIndex == P.CoreSetIndex; }))
+      Out.push_back(P);
+  }
+  return Out;
+}
+
 std::vector<SequenceProposal> proposalsForEffort(std::vector<SequenceProposal> Ranked,
                                                  unsigned Effort, double ConfidenceMargin) {
   if (Effort >= 2 || Ranked.empty())

@@ -9,7 +9,7 @@ using namespace llvm;
 
 namespace smartcc {
 
-AgentChoice agentCandidates(const Module &M, const Config &Cfg, StringRef Triple) {
+AgentChoice agentCandidates(const Module &M, const Config &Cfg, StringRef Triple, bool Guided) {
   AgentChoice C;
   if (Cfg.Agent == "off")
     return C;
@@ -41,7 +41,8 @@ AgentChoice agentCandidates(const Module &M, const Config &Cfg, StringRef Triple
   }
   std::vector<SequenceProposal> Ranked = (*Agent)->rank(M);
   std::vector<SequenceProposal> Chosen =
-      proposalsForEffort(Ranked, Cfg.Effort, Cfg.AgentConfidence);
+      Guided && Cfg.Effort == 2 ? proposalsForGuidedStart(Ranked)
+                                : proposalsForEffort(Ranked, Cfg.Effort, Cfg.AgentConfidence);
   if (Cfg.AgentConfidence > 0 && Cfg.Effort == 1 && Chosen.size() == 1)
     C.Note = formatv("first choice alone: predicted {0:f2} % better than the other proposals "
                      "(agent_confidence {1} %)",

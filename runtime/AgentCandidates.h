@@ -32,6 +32,9 @@ struct AgentChoice {
 // The macro action that is clang's whole per-module pipeline (policies/actions/macro.toml).
 constexpr const char *WholeClangPipelineAction = "clang-default";
 
-AgentChoice agentCandidates(const llvm::Module &M, const Config &Cfg, llvm::StringRef Triple);
+// Guided: a guided search follows effort 2's proposals (runtime/GuidedSearch.h), which are then
+// its first round (proposalsForGuidedStart) instead of the whole core set.
+AgentChoice agentCandidates(const llvm::Module &M, const Config &Cfg, llvm::StringRef Triple,
+                            bool Guided = false);
 
 } // namespace smartcc

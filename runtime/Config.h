@@ -76,7 +76,7 @@ struct Config {
   double RegAllocGrowth = 1.0;         // percent of code bytes ML allocation may add at -O1..-O3
   double AgentConfidence = 0.0;        // percent margin for the first choice alone; 0 = off
   unsigned Effort = 1;                 // with the agent: 0, 1 or 2 (policies/SequenceAgent.h)
-  unsigned GuidedCandidates = 6;       // effort 2: guided search's candidates after the core set
+  unsigned GuidedCandidates = 3;       // effort 2: guided search's candidates after its first 9
   std::vector<std::string> Candidates; // names of the candidates to evaluate, in order
   std::map<std::string, CandidateSpec> CandidateLibrary; // every candidate defined anywhere
   bool LTOLinks = true;                    // own -flto links at size levels (driver/LTOLink.h)

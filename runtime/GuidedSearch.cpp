@@ -146,7 +146,8 @@ GuidedSearch::run(const std::vector<const CandidatePool *> &Earlier, uint64_t Ba
     Rounds.push_back(std::move(P));
   }
   if (Note.empty() && !Rounds.empty())
-    Note = formatv("guided search: {0} round(s) after the core set, {1} found a smaller result",
+    Note = formatv("guided search: {0} round(s) after the first proposals, {1} found a smaller "
+                   "result",
                    Rounds.size(), Improvements)
                .str();
   return Rounds;

@@ -74,6 +74,11 @@ void TUOptimizer::harvest(Module &M) {
   }
 }
 
+bool TUOptimizer::guidedSearchApplies() const {
+  return Cfg.Effort == 2 && Cfg.GuidedCandidates && !EmitAssembly &&
+         Cfg.SizeMetric != Metric::IRInstructions;
+}
+
 bool TUOptimizer::verbose() const { return CI.getHeaderSearchOpts().Verbose; }
 
 void TUOptimizer::attach() {
@@ -135,7 +140,7 @@ std::vector<CandidateSpec> TUOptimizer::sizeCandidates(Module &M, StringRef Trip
     // effort 2, or when the user configured the list; with the agent at effort 0 or 1 they
     // only take the places of proposals the budget does not afford), in candidateOrder's
     // order.
-    Agent = agentCandidates(M, Cfg, Triple);
+    Agent = agentCandidates(M, Cfg, Triple, guidedSearchApplies());
     const bool AgentDecides = Agent.Active && Cfg.Effort < 2 && Cfg.candidatesAreDefault();
     std::vector<CandidateSpec> Library;
     if (!AgentDecides || Budgeted)
@@ -208,8 +213,7 @@ void TUOptimizer::onPipelineStart(Module &M) {
     Specs = sizeCandidates(M, Triple);
   // Effort 2 searches on after the core set when the decision is on clang's object itself
   // (not -S or the IR metric, which measure a replica).
-  if (!SpeedLevel && Cfg.Effort == 2 && Agent.Active && Agent.Agent && Cfg.GuidedCandidates &&
-      !EmitAssembly && Cfg.SizeMetric != Metric::IRInstructions) {
+  if (!SpeedLevel && guidedSearchApplies() && Agent.Active && Agent.Agent) {
     Guided = std::make_unique<GuidedSearch>(Agent.Agent, Cfg.GuidedCandidates);
     Guided->snapshotStart(M);
     for (CandidateSpec &S : Specs)

@@ -44,6 +44,8 @@ private:
   void harvest(llvm::Module &M);
   const char *harvestCounter() const; // the stats counter this TU's harvest adds to
   bool verbose() const;
+  // Effort 2 with guided_candidates, deciding on clang's object (not -S, not the IR metric).
+  bool guidedSearchApplies() const;
 
   clang::CompilerInstance &CI;
   const Config &Cfg;
