@@ -331,12 +331,24 @@ struct AgentMethod {
   StringRef InlinerModel; // empty: the built-in inliner model for the module's target
 };
 
+// "MODEL@HEAD,ITEM,..." (MODEL may be empty), the spelling the agent and guided methods share.
+struct ModelAt {
+  StringRef ModelPath;
+  SmallVector<StringRef, 4> Items; // HEAD first
+};
+
+ModelAt splitModelAt(StringRef Arg) {
+  ModelAt M;
+  auto [ModelPath, Settings] = Arg.rsplit('@');
+  M.ModelPath = ModelPath;
+  Settings.split(M.Items, ',');
+  return M;
+}
+
 Expected<AgentMethod> parseAgentMethod(StringRef Arg) {
   AgentMethod A;
-  auto [ModelPath, Settings] = Arg.rsplit('@');
+  auto [ModelPath, Items] = splitModelAt(Arg);
   A.ModelPath = ModelPath;
-  SmallVector<StringRef, 3> Items;
-  Settings.split(Items, ',');
   auto Bad = [] {
     return createStringError(inconvertibleErrorCode(),
                              "agent: expected @EFFORT[,budget=N][,time=PERCENT][,inliner[=MODEL]] "
@@ -499,13 +511,12 @@ struct GuidedMethod {
 
 Expected<GuidedMethod> parseGuidedMethod(StringRef Arg) {
   GuidedMethod G;
-  auto [ModelPath, Settings] = Arg.rsplit('@');
+  auto [ModelPath, Items] = splitModelAt(Arg);
   G.ModelPath = ModelPath;
-  SmallVector<StringRef, 3> Items;
-  Settings.split(Items, ',');
   auto Bad = [] {
-    return createStringError(inconvertibleErrorCode(),
-                             "guided: expected @EVALS[,k=K][,first=N][,order=mined] with EVALS, K, N > 0");
+    return createStringError(
+        inconvertibleErrorCode(),
+        "guided: expected @EVALS[,k=K][,first=N][,order=mined] with EVALS, K, N > 0");
   };
   if (Items[0].getAsInteger(10, G.Evaluations) || G.Evaluations == 0)
     return Bad();
@@ -846,7 +857,8 @@ Expected<MethodSpec> parseMethod(StringRef M) {
     return MethodSpec{Kind, Arg};
   }
   return Bad("oz, os, o0, gcc-os, candidate:NAME, coreset:FILE[:K], agent[:MODEL]@EFFORT, "
-             "guided[:MODEL]@EVALS, policy:MODEL, perfunc:OPTIONS, inliner[:MODEL], regalloc[:MODEL][,growth=PERCENT], "
+             "guided[:MODEL]@EVALS, policy:MODEL, perfunc:OPTIONS, inliner[:MODEL], "
+             "regalloc[:MODEL][,growth=PERCENT], "
              "random:TRIALSxLENGTH or greedy:STEPS[,evals=N]");
 }
 
