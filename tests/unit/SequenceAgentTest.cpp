@@ -103,6 +103,9 @@ TEST(SequenceAgentTest, EffortLevelsChooseHowMany) {
   // The model's choice, then the core set's first entries in mined order.
   EXPECT_EQ(Indices(proposalsForEffort(R, 1)), (std::vector<unsigned>{3, 0, 1}));
   EXPECT_EQ(proposalsForEffort(R, 2).size(), 5u);
+  // Effort 2's guided start: effort 1's three, then the best predicted others.
+  EXPECT_EQ(Indices(proposalsForGuidedStart(R, 4)), (std::vector<unsigned>{3, 0, 1, 4}));
+  EXPECT_EQ(Indices(proposalsForGuidedStart(R, 9)), (std::vector<unsigned>{3, 0, 1, 4, 2}));
   // When the model's choice is the core set's first, the next ones follow.
   std::swap(R[0], R[1]);
   EXPECT_EQ(Indices(proposalsForEffort(R, 1)), (std::vector<unsigned>{0, 1, 2}));
