@@ -1,10 +1,10 @@
 // Effort 2's guided search in the compiler (issue 21): after the agent's 9 best proposals
 // (proposalsForGuidedStart) have been compiled, up to `guided_candidates` more candidates
-// continue the smallest result so far. Each
-// candidate of the agent reports the agent's ranking of its core set on the module it reached
-// (CandidateSpec::ProposeAfter); the next round compiles that state followed by the best
-// ranked sequences, 3 at a time, so the search composes sequences no core-set member is. A round
-// with a smaller result moves on from it; one without goes further down the same ranking.
+// continue the smallest shippable result so far. Each candidate of the agent reports the
+// agent's ranking of its core set on the module it reached (CandidateSpec::ProposeAfter); the
+// next round compiles that state followed by the best ranked sequences, 3 at a time, so the
+// search composes sequences no core-set member is. A round with a smaller result moves on from
+// it; one without goes further down the same ranking.
 // When no proposal beat clang, clang's own optimized module is continued (the agent ranks it
 // when clang's middle-end ends).
 //
