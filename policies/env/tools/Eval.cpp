@@ -5,7 +5,8 @@
 //   smartcc-eval --corpus DIR --out DIR [--method oz] [--method candidate:NAME]
 //                [--method random:TRIALSxLENGTH] [--method greedy:STEPS[,evals=N]] [--method os|o0]
 //                [--method agent[:MODEL]@EFFORT[,budget=N[,time=PERCENT]][,inliner[=MODEL]]]
-//                [--method guided[:MODEL]@EVALS[,k=K][,first=N][,order=mined]] [--method policy:MODEL]
+//                [--method guided[:MODEL]@EVALS[,k=K][,first=N][,order=mined][,next=start]]
+//                [--method policy:MODEL]
 //                [--method gcc-os]
 //                [--method coreset:FILE[:K]] [--method perfunc:OPTIONS]
 //                [--method inliner[:MODEL]]
@@ -502,11 +503,13 @@ Expected<EvalRow> evalAgent(const CorpusModule &C, const Config &Cfg, StringRef 
 // until EVALS sequences are compiled; round 0 is effort 1's proposals then the rest best
 // predicted first (N of them with first=N, e.g. the whole core set), clang's own output is
 // the free start. "order=mined" is the ablation: the same search with the core set in mined
-// order at every state, the model unused. Before the -Oz fallback, as agent@E.
+// order at every state, the model unused; "next=start" ranks continuations on the start module
+// (the model's training distribution) instead of the state they continue. Before the -Oz fallback, as agent@E.
 struct GuidedMethod {
   StringRef ModelPath;
   unsigned Evaluations = 6, PerRound = 3, FirstRound = 0;
   bool Mined = false;
+  bool StartRanking = false; // next=start: continuations ranked on the start module, not the state
 };
 
 Expected<GuidedMethod> parseGuidedMethod(StringRef Arg) {
@@ -516,7 +519,8 @@ Expected<GuidedMethod> parseGuidedMethod(StringRef Arg) {
   auto Bad = [] {
     return createStringError(
         inconvertibleErrorCode(),
-        "guided: expected @EVALS[,k=K][,first=N][,order=mined] with EVALS, K, N > 0");
+        "guided: expected @EVALS[,k=K][,first=N][,order=mined][,next=start] with EVALS, K, N > "
+        "0");
   };
   if (Items[0].getAsInteger(10, G.Evaluations) || G.Evaluations == 0)
     return Bad();
@@ -529,6 +533,8 @@ Expected<GuidedMethod> parseGuidedMethod(StringRef Arg) {
         return Bad();
     } else if (Item == "order=mined") {
       G.Mined = true;
+    } else if (Item == "next=start") {
+      G.StartRanking = true;
     } else {
       return Bad();
     }
@@ -561,7 +567,8 @@ Expected<EvalRow> evalGuided(const CorpusModule &C, StringRef Arg, const EvalRow
   // mandatory inlining); round 0 is effort 1's choice, then the rest best predicted first.
   auto Propose = [&](const Module &State,
                      bool AtStart) -> Expected<std::vector<std::vector<size_t>>> {
-    std::vector<SequenceProposal> Ranked = Agent->rank(AtStart ? *L->M : State);
+    std::vector<SequenceProposal> Ranked =
+        Agent->rank(AtStart || G->StartRanking ? *L->M : State);
     if (G->Mined)
       llvm::sort(Ranked, [](const SequenceProposal &A, const SequenceProposal &B) {
         return A.CoreSetIndex < B.CoreSetIndex;
@@ -835,7 +842,7 @@ Expected<MethodSpec> parseMethod(StringRef M) {
   if (M.starts_with("guided")) { // guided@EVALS or guided:MODEL@EVALS
     StringRef Arg = M.drop_front(6);
     if ((!Arg.consume_front(":") && !Arg.starts_with("@")) || !Arg.contains('@'))
-      return Bad("guided[:MODEL]@EVALS[,k=K][,first=N][,order=mined]");
+      return Bad("guided[:MODEL]@EVALS[,k=K][,first=N][,order=mined][,next=start]");
     if (Expected<GuidedMethod> G = parseGuidedMethod(Arg); !G)
       return G.takeError();
     return MethodSpec{"guided", Arg};
@@ -1020,7 +1027,7 @@ int main(int Argc, const char **Argv) {
       "files\n\n"
       "  Methods: oz, os, o0, gcc-os, candidate:NAME, coreset:FILE[:K], random:TRIALSxLENGTH,\n"
       "  greedy:STEPS[,evals=N], agent[:MODEL]@EFFORT[,budget=N[,time=PERCENT]][,inliner[=MODEL]],\n"
-      "  guided[:MODEL]@EVALS[,k=K][,first=N][,order=mined],\n"
+      "  guided[:MODEL]@EVALS[,k=K][,first=N][,order=mined][,next=start],\n"
       "  policy:MODEL, perfunc:OPTIONS, inliner[:MODEL], regalloc[:MODEL][,growth=PERCENT].\n"
       "  Rows go to OUT/rows/ (resumable), reports to OUT/report.md and OUT/report.html.\n");
   for (const auto &[Name, Value] : {std::pair{"--corpus", &CorpusDir}, {"--out", &OutDir}})
