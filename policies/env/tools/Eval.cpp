@@ -831,21 +831,28 @@ Expected<MethodSpec> parseMethod(StringRef M) {
       return R.takeError();
     return MethodSpec{"regalloc", Arg};
   }
-  if (M.starts_with("agent")) { // agent@E or agent:MODEL@E
-    StringRef Arg = M.drop_front(5);
+  // KIND@... or KIND:MODEL@...: the argument after KIND and the colon, if M is spelt so.
+  auto ModelAtArg = [&](StringRef Kind) -> std::optional<StringRef> {
+    StringRef Arg = M.drop_front(Kind.size());
     if ((!Arg.consume_front(":") && !Arg.starts_with("@")) || !Arg.contains('@'))
+      return std::nullopt;
+    return Arg;
+  };
+  if (M.starts_with("agent")) {
+    std::optional<StringRef> Arg = ModelAtArg("agent");
+    if (!Arg)
       return Bad("agent[:MODEL]@EFFORT[,budget=N[,time=PERCENT]][,inliner[=MODEL]]");
-    if (Expected<AgentMethod> A = parseAgentMethod(Arg); !A)
+    if (Expected<AgentMethod> A = parseAgentMethod(*Arg); !A)
       return A.takeError();
-    return MethodSpec{"agent", Arg};
+    return MethodSpec{"agent", *Arg};
   }
-  if (M.starts_with("guided")) { // guided@EVALS or guided:MODEL@EVALS
-    StringRef Arg = M.drop_front(6);
-    if ((!Arg.consume_front(":") && !Arg.starts_with("@")) || !Arg.contains('@'))
+  if (M.starts_with("guided")) {
+    std::optional<StringRef> Arg = ModelAtArg("guided");
+    if (!Arg)
       return Bad("guided[:MODEL]@EVALS[,k=K][,first=N][,order=mined][,next=start]");
-    if (Expected<GuidedMethod> G = parseGuidedMethod(Arg); !G)
+    if (Expected<GuidedMethod> G = parseGuidedMethod(*Arg); !G)
       return G.takeError();
-    return MethodSpec{"guided", Arg};
+    return MethodSpec{"guided", *Arg};
   }
   auto [Kind, Arg] = M.split(':');
   if (is_contained({"candidate", "coreset", "inliner", "policy", "perfunc"}, Kind))
