@@ -1,6 +1,7 @@
 #include "runtime/GuidedSearch.h"
 #include "policies/SequenceAgent.h"
 #include "runtime/AgentCandidates.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/LLVMContext.h"
@@ -25,10 +26,7 @@ void writeBitcode(Module &M, SmallVector<char, 0> &Out) {
 }
 
 std::string keyOf(bool AfterClang, const std::vector<std::string> &Actions) {
-  std::string K = AfterClang ? "late:" : "start:";
-  for (const std::string &A : Actions)
-    K += A + " ";
-  return K;
+  return (AfterClang ? "late:" : "start:") + join(Actions, " ");
 }
 
 } // namespace
@@ -41,6 +39,8 @@ GuidedSearch::~GuidedSearch() = default;
 void GuidedSearch::snapshotStart(Module &M) { writeBitcode(M, StartBitcode); }
 
 void GuidedSearch::snapshotAfterClang(Module &M) {
+  if (!AfterClangBitcode.empty()) // taken already: the first end of clang's middle-end counts
+    return;
   writeBitcode(M, AfterClangBitcode);
   ClangNext.clear();
   for (const SequenceProposal &P : Agent->rank(M))
@@ -118,10 +118,9 @@ GuidedSearch::run(const std::vector<const CandidatePool *> &Earlier, uint64_t Ba
       if (!Tried.insert(keyOf(S.AfterClangPipeline, S.Actions)).second)
         continue;
       S.Name = formatv("guided#{0}.{1}", Rounds.size() + 1, Batch.size() + 1).str();
-      S.Description = (S.AfterClangPipeline ? std::string(WholeClangPipelineAction) + " " : "");
-      for (const std::string &A : S.Actions)
-        S.Description += A + " ";
-      S.Description.pop_back();
+      S.Description = join(S.Actions, " ");
+      if (S.AfterClangPipeline)
+        S.Description = std::string(WholeClangPipelineAction) + " " + S.Description;
       S.ActionSpace = Agent->spaceName();
       S.PredictedPercent = Predicted;
       S.ProposeAfter = Agent;

@@ -38,7 +38,8 @@ public:
   ~GuidedSearch();
 
   void snapshotStart(llvm::Module &M);
-  // Also ranks the core set on M (the continuations of clang's own output).
+  // Also ranks the core set on M (the continuations of clang's own output). Only the first
+  // call counts.
   void snapshotAfterClang(llvm::Module &M);
 
   using Launcher = llvm::function_ref<std::unique_ptr<CandidatePool>(

@@ -96,10 +96,8 @@ void TUOptimizer::attach() {
 }
 
 void TUOptimizer::onOptimizerLast(Module &M) {
-  if (Guided && !GuidedSnapshotTaken) {
-    GuidedSnapshotTaken = true;
+  if (Guided)
     Guided->snapshotAfterClang(M);
-  }
   if (LateSpecs.empty() || LatePool || LaunchError.size())
     return;
   LatePool = launch(M, std::move(LateSpecs));
@@ -211,8 +209,8 @@ void TUOptimizer::onPipelineStart(Module &M) {
   std::vector<CandidateSpec> Specs;
   if (!SpeedLevel)
     Specs = sizeCandidates(M, Triple);
-  // Effort 2 searches on after the core set when the decision is on clang's object itself
-  // (not -S or the IR metric, which measure a replica).
+  // Effort 2 searches on after its first proposals when the decision is on clang's object
+  // itself (not -S or the IR metric, which measure a replica).
   if (!SpeedLevel && guidedSearchApplies() && Agent.Active && Agent.Agent) {
     Guided = std::make_unique<GuidedSearch>(Agent.Agent, Cfg.GuidedCandidates);
     Guided->snapshotStart(M);

@@ -62,7 +62,6 @@ private:
   AgentChoice Agent;
   std::unique_ptr<GuidedSearch> Guided; // effort 2: rounds after the core set (GuidedSearch.h)
   std::vector<std::unique_ptr<CandidatePool>> GuidedPools;
-  bool GuidedSnapshotTaken = false;
   std::string BudgetNote; // what the candidate budget left out
   InlinerChoice Inliner;
   bool SpeedLevel = false; // -O1..-O3: taken over for register allocation only

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <optional>
 #include <algorithm>
+#include <numeric>
 #include <random>
 #include <set>
 
@@ -115,8 +116,7 @@ Expected<SearchResult> greedySearch(CompilerEnv &Env, const Benchmark &B, unsign
     std::optional<size_t> BestAction;
     uint64_t BestHere = R.BestValue;
     std::vector<size_t> Order(Env.actions().size());
-    for (size_t A = 0; A < Order.size(); ++A)
-      Order[A] = A;
+    std::iota(Order.begin(), Order.end(), size_t(0));
     if (MaxEvaluations) {
       if (R.Evaluations >= MaxEvaluations)
         break;

@@ -164,6 +164,21 @@ Expected<EvalRow> measureSequence(CompilerEnv &Env, const CorpusModule &C,
   return R;
 }
 
+// A model's or core set's sequence as indices of Space (whose names it was checked against).
+std::vector<size_t> sequenceIndices(const ActionSpace &Space,
+                                    const std::vector<std::string> &Names) {
+  std::vector<size_t> Seq;
+  for (const std::string &N : Names)
+    Seq.push_back(size_t(Space.indexOf(N)));
+  return Seq;
+}
+
+// What a core set or model was mined or trained for: metadata "objective", bytes by default.
+Objective objectiveOf(const json::Object &Meta) {
+  return Meta.getString("objective").value_or("bytes") == "ir" ? Objective::IRInstructions
+                                                               : Objective::ObjectBytes;
+}
+
 // A candidate (from smartcc's library, the agent's proposals, the ML inliner's) as the
 // compiler's candidate process runs it, outside a compile.
 Expected<EvalRow> evalCandidate(const CorpusModule &C, const CandidateSpec &Spec,
@@ -270,8 +285,7 @@ Expected<EvalRow> evalCoreset(const CorpusModule &C, StringRef Arg, const EvalRo
     }
     Seqs.push_back(std::move(Seq));
   }
-  Objective Obj = O->getString("objective").value_or("bytes") == "ir" ? Objective::IRInstructions
-                                                                    : Objective::ObjectBytes;
+  Objective Obj = objectiveOf(*O);
   CompilerEnv Env(std::move(*Space), EnvOptions{RewardKind::IRInstructions, 1000});
   auto Start = std::chrono::steady_clock::now();
   Expected<SearchResult> S = bestOf(Env, C.Bench, Seqs, Obj);
@@ -485,9 +499,7 @@ Expected<EvalRow> evalAgent(const CorpusModule &C, const Config &Cfg, StringRef 
         return std::move(E);
       continue;
     }
-    std::vector<size_t> Seq;
-    for (const std::string &N : P.Actions)
-      Seq.push_back(size_t(Env.actions().indexOf(N)));
+    std::vector<size_t> Seq = sequenceIndices(Env.actions(), P.Actions);
     if (Error E = KeepProposal(P, measureSequence(Env, C, Seq, Base)))
       return std::move(E);
   }
@@ -498,18 +510,19 @@ Expected<EvalRow> evalAgent(const CorpusModule &C, const Config &Cfg, StringRef 
   return R;
 }
 
-// Effort 2's guided search (Search.h): "guided@EVALS[,k=K][,first=N][,order=mined]" or
-// "guided:MODEL@...". The model proposes continuations of the best state so far, K a round,
+// Effort 2's guided search (Search.h): "guided@EVALS[,k=K][,first=N][,order=mined][,next=start]"
+// or "guided:MODEL@...". The model proposes continuations of the best state so far, K a round,
 // until EVALS sequences are compiled; round 0 is effort 1's proposals then the rest best
 // predicted first (N of them with first=N, e.g. the whole core set), clang's own output is
 // the free start. "order=mined" is the ablation: the same search with the core set in mined
 // order at every state, the model unused; "next=start" ranks continuations on the start module
-// (the model's training distribution) instead of the state they continue. Before the -Oz fallback, as agent@E.
+// (the model's training distribution) instead of the state they continue. Before the -Oz
+// fallback, as agent@E.
 struct GuidedMethod {
   StringRef ModelPath;
   unsigned Evaluations = 6, PerRound = 3, FirstRound = 0;
   bool Mined = false;
-  bool StartRanking = false; // next=start: continuations ranked on the start module, not the state
+  bool StartRanking = false; // next=start: continuations ranked on the start module
 };
 
 Expected<GuidedMethod> parseGuidedMethod(StringRef Arg) {
@@ -558,10 +571,7 @@ Expected<EvalRow> evalGuided(const CorpusModule &C, StringRef Arg, const EvalRow
     return Space.takeError();
   CompilerEnv Env(std::move(*Space), EnvOptions{RewardKind::IRInstructions, 1000});
   auto Indices = [&](const SequenceProposal &P) {
-    std::vector<size_t> Seq;
-    for (const std::string &N : P.Actions)
-      Seq.push_back(size_t(Env.actions().indexOf(N)));
-    return Seq;
+    return sequenceIndices(Env.actions(), P.Actions);
   };
   // At the start the model sees the frontend's module as the compiler's agent does (before
   // mandatory inlining); round 0 is effort 1's choice, then the rest best predicted first.
@@ -586,9 +596,7 @@ Expected<EvalRow> evalGuided(const CorpusModule &C, StringRef Arg, const EvalRow
   Options.PerRound = G->PerRound;
   Options.FirstRound = G->FirstRound;
   Options.ClangAction = Env.actions().indexOf(WholeClangPipelineAction);
-  Objective O = Agent->model().metadata().getString("objective").value_or("bytes") == "ir"
-                    ? Objective::IRInstructions
-                    : Objective::ObjectBytes;
+  Objective O = objectiveOf(Agent->model().metadata());
   auto Start = std::chrono::steady_clock::now();
   Expected<SearchResult> S = guidedSearch(Env, C.Bench, Propose, Options, O);
   if (!S)
