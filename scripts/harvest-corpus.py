@@ -25,6 +25,9 @@ every library link candidate is a real link of the whole program, measured; noth
 harvested per TU. Each link's decision line (with the agent's summed features of the program)
 goes to <root>/links-<split>/PACKAGE.jsonl, the manifest to packages-lto-<split>.jsonl:
 scripts/link-tables.py turns them into the link agent's value tables.
+With --link-candidates LIST (and --link-config FILE defining them) each owned link measures just
+those link candidates, without the agent: a study of link-time knobs on the training packages
+(scripts/link-candidates-report.py --order picks the default order from such logs).
 
 See docs/corpus.md. Python 3 standard library only.
 """
@@ -406,6 +409,18 @@ def ensure_deb_src(logf):
     run(["apt-get", "update", "-qq"], "/", None, logf, 600)
 
 
+def study_candidates(config):
+    """--link-candidates ALL: the built-in library's default link candidates, then every
+    [link_candidate.NAME] of the study's configuration file."""
+    import tomllib
+    with open(os.path.join(REPO, "policies", "candidates.toml"), "rb") as f:
+        names = list(tomllib.load(f)["default_link_candidates"])
+    if config:
+        with open(config, "rb") as f:
+            names += [n for n in tomllib.load(f).get("link_candidate", {}) if n not in names]
+    return names
+
+
 class Harvester:
     def __init__(self, args):
         self.args = args
@@ -686,6 +701,12 @@ class Harvester:
                                                        "x86_64.smm"),
                        SMARTCC_EFFORT="2",
                        SMARTCC_LINK_TIME="0", SMARTCC_LOG=links_log)
+            if self.args.link_candidates:  # a knob study: these candidates, no agent
+                env.update(SMARTCC_LINK_AGENT="off",
+                           SMARTCC_LINK_CANDIDATES=self.args.link_candidates)
+                env.pop("SMARTCC_EFFORT")
+                if self.args.link_config:
+                    env["SMARTCC_CONFIG"] = os.path.abspath(self.args.link_config)
         env.pop("MAKEFLAGS", None)
         env.pop("MFLAGS", None)
         system, steps = self.build_steps(pkg, src, env)
@@ -1064,7 +1085,20 @@ def main(argv):
     ap.add_argument("--lto", action="store_true",
                     help="build at -Oz -flto with lld and record smartcc's owned links (every "
                          "core-set sequence and link candidate measured) in <root>/links-<split>")
+    ap.add_argument("--link-candidates", default="", metavar="LIST",
+                    help="with --lto: measure these link candidates (comma-separated; ALL: the "
+                         "library's defaults and every one --link-config defines) at every "
+                         "owned link instead of the agent's core set and the library")
+    ap.add_argument("--link-config", default="", metavar="FILE",
+                    help="with --link-candidates: a smartcc configuration file defining them "
+                         "(e.g. policies/studies/link-knobs.toml)")
     a = ap.parse_args(argv)
+    if (a.link_candidates or a.link_config) and not a.lto:
+        sys.exit("harvest-corpus: --link-candidates and --link-config need --lto")
+    if a.link_config and not os.path.isfile(a.link_config):
+        sys.exit("harvest-corpus: --link-config %s: no such file" % a.link_config)
+    if a.link_candidates == "ALL":
+        a.link_candidates = ",".join(study_candidates(a.link_config))
     a.manifest_dir = os.path.abspath(a.manifest_dir)
     if not os.path.exists(a.reserved):
         sys.exit("harvest-corpus: %s not found: refusing to harvest without the list of "

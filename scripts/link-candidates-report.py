@@ -2,6 +2,7 @@
 """link-candidates-report.py: what each link candidate does on its own, from decision logs.
 
     python3 scripts/link-candidates-report.py LOG [LOG...] [--config x86_64-lto] [--markdown]
+    python3 scripts/link-candidates-report.py LOG [LOG...] --order N
 
 LOG: smartcc decision logs (JSON lines; folders are searched for *.jsonl), e.g. a link-bench
 run's OUT/logs or harvest-corpus.py --lto's <root>/links-train. Only "kind":"link" lines count,
@@ -13,7 +14,14 @@ image bytes against clang's link over those links before any fallback (a ratio a
 smaller), the geomean over links before fallback and never worse (clang's link kept when not
 strictly smaller, as smartcc ships), how many links it makes smaller or larger, and on how
 many it is the best of all. The last row is the oracle: the best shippable candidate of each
-link. Candidates refused by a ship rule count as not smaller (see shippable()). Python 3 standard library only.
+link. Candidates refused by a ship rule count as not smaller (see shippable()).
+
+--order N: the order for default_link_candidates (policies/candidates.toml). Greedily, each
+next candidate is the one that adds most to the never-worse best-of so far in total image
+bytes; printed with the running total and geomean. Logs of several runs over the same builds
+(the same log file name and output, e.g. two --link-candidates studies) are merged per link,
+each candidate judged against its own run's clang link; only links where every candidate was
+measured count. Python 3 standard library only.
 """
 import argparse
 import glob
@@ -37,6 +45,7 @@ def lines(paths, config):
                     except json.JSONDecodeError:
                         continue
                     if r.get("kind") == "link" and (r.get("baseline") or {}).get("image_bytes"):
+                        r["_file"] = os.path.basename(f)
                         yield r
 
 
@@ -53,13 +62,53 @@ def name_of(c):
     return c["name"]
 
 
+def greedy_order(logs, config, n):
+    # link -> candidate -> its image as a fraction of its own run's clang link (never worse)
+    links, base = {}, {}
+    for r in lines(logs, config):
+        key = (r.get("_file"), os.path.basename(r.get("output", "")))
+        b = r["baseline"]["image_bytes"]
+        base.setdefault(key, b)
+        for c in r.get("candidates", []):
+            if c["name"].startswith("agent#"):
+                continue
+            ok = c.get("outcome") == "ok" and c.get("image_bytes")
+            v = c["image_bytes"] if ok else b
+            links.setdefault(key, {})[c["name"]] = min(1.0, v / b) if shippable(c, r["baseline"]) else 1.0
+    names = sorted({c for m in links.values() for c in m})
+    keys = [k for k in links if all(c in links[k] for c in names)]
+    if not keys:
+        sys.exit("link-candidates-report: no link measured every candidate")
+    total = sum(base[k] for k in keys)
+
+    def score(chosen):
+        best = [min([1.0] + [links[k][c] for c in chosen]) for k in keys]
+        return (total / sum(base[k] * f for k, f in zip(keys, best)),
+                math.exp(-sum(math.log(f) for f in best) / len(keys)))
+
+    print("%d links measured by all %d candidates, clang's images %d bytes" % (
+        len(keys), len(names), total))
+    print("%-4s %-40s %8s %8s" % ("step", "candidate", "total", "geomean"))
+    chosen = []
+    for step in range(min(n, len(names))):
+        pick = max((c for c in names if c not in chosen), key=lambda c: score(chosen + [c]))
+        chosen.append(pick)
+        print("%-4d %-40s %8.4f %8.4f" % ((step + 1, pick) + score(chosen)))
+    print("%-4s %-40s %8.4f %8.4f" % (("all", "(every candidate)") + score(names)))
+    return 0
+
+
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("logs", nargs="+")
     ap.add_argument("--config", default="", help="only log files whose name contains this")
     ap.add_argument("--markdown", action="store_true")
+    ap.add_argument("--order", type=int, default=0, metavar="N",
+                    help="print a greedy order of N library candidates instead of the table")
     a = ap.parse_args(argv)
+    if a.order:
+        return greedy_order(a.logs, a.config, a.order)
 
     stats, oracle = {}, {"n": 0, "base": 0, "best": 0, "log": 0.0, "wins": 0}
     for r in lines(a.logs, a.config):
