@@ -44,10 +44,18 @@ MODES = {
     # link is what runs.
     "lto":         (["-Oz", "-flto", "-fuse-ld=lld", "--smartcc-link-time=0",
                      "--smartcc-link-agent=builtin"], "x86_64"),
+    # The IR outliner link candidates' pipelines forced on every program (the link's own
+    # pipeline through lld, no candidates): a candidate ships only when smaller, so the "lto"
+    # mode runs them rarely on one-file programs; these modes run them always.
+    "lto-iro":     (["-Oz", "-flto", "-fuse-ld=lld", "--smartcc-link-candidates=none",
+                     "-Xlinker", "--lto-newpm-passes=iroutliner,lto<O2>"], "x86_64"),
+    "lto-sink-iro": (["-Oz", "-flto", "-fuse-ld=lld", "--smartcc-link-candidates=none",
+                      "-Xlinker", "--lto-newpm-passes=lto<O2>,function(gvn-sink,simplifycfg"
+                      "<sink-common-insts;hoist-common-insts>),iroutliner"], "x86_64"),
 }
 # Modes whose product is a link, not an object: built by smartcc straight to the executable
 # even with --every-candidate (a candidate link's output is not saved).
-DIRECT_MODES = {"lto"}
+DIRECT_MODES = {"lto", "lto-iro", "lto-sink-iro"}
 HIDDEN_MODES = {"broken": (["-Oz", "-include", "{OUT}/broken.h"], "x86_64")}
 SMOKE_MODES = ["default", "os", "regalloc-o2", "inliner", "a64", "lto"]
 LIFTED_BUDGET = ["--smartcc-candidate-budget=0"]
