@@ -29,6 +29,11 @@ namespace smartcc {
 
 namespace {
 
+// The least link_time allowance: a candidate of a link that takes clang 20 ms still gets a
+// chance (starting lld costs tens of ms), while a small link's whole cost stays within a
+// fraction of a second (it was a whole second: 5x clang's links on zlib's small programs).
+constexpr double LinkAllowanceFloorMs = 250.0;
+
 // Linker arguments that write files besides the output or print to stdout: a repeated link
 // would write them again (a map file of a candidate that does not ship) or print twice.
 // Options are matched whole (alone or with "="), so that --version-script is not --version;
@@ -273,13 +278,18 @@ void optimizeLTOLink(const Compilation &C, const Config &Cfg, double BaselineMil
   unsigned Jobs = Cfg.Jobs ? Cfg.Jobs : std::max(1u, llvm::hardware_concurrency().compute_thread_count());
   std::optional<StringRef> Null = StringRef("/dev/null");
   // The candidates' shared wall-time allowance (link_time), measured from their start; at
-  // least a second, so that a link too quick to time is not starved.
+  // least LinkAllowanceFloorMs, so that a link too quick to time is not starved.
   auto PhaseStart = std::chrono::steady_clock::now();
   const double Allowance =
-      Cfg.LinkTime ? std::max(1000.0, BaselineMillis * Cfg.LinkTime / 100.0) : 0.0;
+      Cfg.LinkTime ? std::max(LinkAllowanceFloorMs, BaselineMillis * Cfg.LinkTime / 100.0) : 0.0;
   auto AllowanceLeft = [&] {
     return Allowance ? Allowance - millisSince(PhaseStart) : double(Cfg.TimeoutMs);
   };
+  // A candidate starts only if it can be expected to end within the allowance: a link killed
+  // at its end is wall time and CPU spent for nothing. Expected: the longest candidate link
+  // that has ended so far (running side by side, they take 1.3-1.5x clang's link on two
+  // cores), clang's own link before any has.
+  double ExpectedMillis = BaselineMillis;
   std::vector<RunningLink> Active;
   size_t Next = 0;
   while (Next < Commands.size() || !Active.empty()) {
@@ -292,7 +302,7 @@ void optimizeLTOLink(const Compilation &C, const Config &Cfg, double BaselineMil
         ++Next;
         continue;
       }
-      if (AllowanceLeft() <= 0) {
+      if (AllowanceLeft() <= 0 || (Allowance && AllowanceLeft() < ExpectedMillis)) {
         R.Result = Outcome::NotRun;
         R.setMessage("beyond link_time");
         ++Next;
@@ -322,6 +332,8 @@ void optimizeLTOLink(const Compilation &C, const Config &Cfg, double BaselineMil
     bool Ended = Left > 0 && waitForExit(L.PI.Pid, int(std::ceil(Left)), Status);
     CandidateResult &R = D.Candidates[L.Index].Result;
     R.Millis = millisSince(L.Start);
+    if (Ended)
+      ExpectedMillis = std::max(ExpectedMillis, R.Millis);
     if (!Ended) { // out of time
       ::kill(L.PI.Pid, SIGKILL);
       waitForExit(L.PI.Pid, -1, Status);
