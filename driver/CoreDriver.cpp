@@ -259,8 +259,10 @@ int runDriver(SmallVector<const char *, 256> Args, const Config &Cfg) {
   bool IsCrash = false;
   Driver::CommandStatus Status = Driver::CommandStatus::Ok;
   const Command *FailingCommand = C->getJobs().empty() ? nullptr : &*C->getJobs().begin();
+  LTOLinkHandle OwnedLink;
   if (!C->containsError()) {
     SmallVector<std::pair<int, const Command *>, 4> FailingCommands;
+    OwnedLink = beginLTOLink(*C, Cfg);
     auto Started = std::chrono::steady_clock::now();
     Res = TheDriver.ExecuteCompilation(*C, FailingCommands);
     CompilationMillis =
@@ -289,8 +291,8 @@ int runDriver(SmallVector<const char *, 256> Args, const Config &Cfg) {
     TimerGroup::printAll(errs());
     TimerGroup::clearAll();
   }
+  finishLTOLink(std::move(OwnedLink), Res == 0 && !IsCrash, CompilationMillis);
   if (Res == 0 && !IsCrash) {
-    optimizeLTOLink(*C, Cfg, CompilationMillis);
     recordGccSize(HarvestArgs, *C, Cfg);
     harvestForOtherTargets(HarvestArgs, *C, Cfg);
   }

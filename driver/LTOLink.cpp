@@ -149,23 +149,34 @@ double millisSince(std::chrono::steady_clock::time_point T) {
 
 } // namespace
 
-void optimizeLTOLink(const Compilation &C, const Config &Cfg, double BaselineMillis) {
-  if (!Cfg.LTOLinks)
-    return;
-  std::string Reason, Level;
-  const Command *Link = ownedLink(C, Cfg, Reason, Level);
-  if (!Link) {
-    if (Reason != "not_lto" && Reason != "no_link")
-      addCounters(Cfg, {{"link.passthrough." + Reason, 1}});
-    return;
-  }
-  const bool Verbose = C.getArgs().hasArg(clang::options::OPT_v);
-  const llvm::opt::ArgStringList &Args = Link->getArguments();
-  std::string Output = linkOutput(Args);
-  if (Output.empty() || Output == "-")
-    return;
-
+// One owned link from before clang's jobs run to the decision.
+struct OwnedLTOLink {
+  const Compilation &C;
+  const Config &Cfg;
+  const Command *Link = nullptr;
+  std::string Reason; // why not owned (Link null)
+  std::string Level, Output;
+  bool Verbose = false;
   TUDecision D;
+  std::vector<LinkCandidateSpec> Specs;
+  std::vector<std::string> Temps;
+  std::vector<std::vector<std::string>> Commands;
+  std::vector<RunningLink> Active;
+  size_t Next = 0;
+  unsigned Jobs = 1;
+  std::chrono::steady_clock::time_point LinkStart = std::chrono::steady_clock::now();
+
+  OwnedLTOLink(const Compilation &C, const Config &Cfg) : C(C), Cfg(Cfg) {}
+  void prepare();
+  bool startNext();
+  void stopAll();
+  void finish(double BaselineMillis);
+};
+
+// The decision's frame and every candidate's command; nothing runs yet.
+void OwnedLTOLink::prepare() {
+  Verbose = C.getArgs().hasArg(clang::options::OPT_v);
+  const llvm::opt::ArgStringList &Args = Link->getArguments();
   D.Kind = "link";
   D.Input = "(LTO link)";
   D.Output = Output;
@@ -174,10 +185,116 @@ void optimizeLTOLink(const Compilation &C, const Config &Cfg, double BaselineMil
   D.SizeMetric = Cfg.SizeMetric == Metric::IRInstructions ? Metric::ImageBytes : Cfg.SizeMetric;
   D.Rules.AllowRamGrowth = Cfg.AllowRamGrowth;
   D.Rules.CodeForUnwind = Cfg.CodeForUnwind;
-  D.BaselineMillis = BaselineMillis;
   SmallString<256> Cwd;
   if (!sys::fs::current_path(Cwd))
     D.Directory = Cwd.str().str();
+
+  // The candidates: clang's exact linker command, the output redirected, the candidate's
+  // arguments appended (lld takes the last of a repeated option).
+  const bool Thin = C.getDriver().getLTOMode() == LTOK_Thin;
+  // The agent's proposals first (ranked on this program), then the configured candidates.
+  std::vector<std::optional<float>> Predicted;
+  std::string AgentSpace;
+  std::vector<std::string> Inputs;
+  for (const InputInfo &I : Link->getInputInfos())
+    if (I.isFilename())
+      Inputs.push_back(I.getFilename());
+  LinkAgentChoice A = linkAgentCandidates(Inputs, Cfg, D.Target, Level);
+  if (A.Active) {
+    D.AgentModel = A.Model;
+    D.AgentMillis = A.Millis;
+    D.AgentFeatures = A.Features;
+    D.AgentModules = A.Modules;
+    D.Effort = Cfg.Effort;
+    AgentSpace = A.ActionSpace;
+    for (size_t I = 0; I < A.Specs.size(); ++I) {
+      Specs.push_back(std::move(A.Specs[I]));
+      Predicted.push_back(A.Predicted[I]);
+    }
+  }
+  if (!A.Note.empty())
+    D.AgentNote = A.Note;
+  for (const std::string &Name : Cfg.LinkCandidates) {
+    // A link model may have proposed it already (ranked by its prediction).
+    if (llvm::any_of(Specs, [&](const LinkCandidateSpec &S) { return S.Name == Name; }))
+      continue;
+    Specs.push_back(Cfg.LinkCandidateLibrary.at(Name));
+    Predicted.push_back(std::nullopt);
+  }
+  for (size_t K = 0; K < Specs.size(); ++K) {
+    const LinkCandidateSpec &Spec = Specs[K];
+    const std::string &Name = Spec.Name;
+    SmallString<256> Temp;
+    // Agent candidates are named agent#N: no '#' in file names.
+    std::string FileTag = Name;
+    std::replace(FileTag.begin(), FileTag.end(), '#', '-');
+    sys::fs::createUniquePath(Output + "-smartcc-" + FileTag + "-%%%%%%%%.tmp", Temp, false);
+    std::vector<std::string> Cmd{Link->getExecutable()};
+    for (size_t I = 0; I < Args.size(); ++I) {
+      Cmd.push_back(Args[I]);
+      if (StringRef(Args[I]) == "-o" && I + 1 < Args.size())
+        Cmd.push_back(std::string(Temp)), ++I;
+    }
+    for (std::string &Arg : extraLinkerArgs(Spec, Thin))
+      Cmd.push_back(std::move(Arg));
+    Temps.push_back(std::string(Temp));
+    Commands.push_back(std::move(Cmd));
+    CandidateReport R;
+    R.Name = Name;
+    if (Predicted[K]) {
+      R.Predicted = Predicted[K];
+      if (StringRef(Name).starts_with("agent#")) { // a sequence (a library name says itself)
+        R.Sequence = Spec.Description;
+        R.ActionSpace = AgentSpace;
+      }
+    }
+    D.Candidates.push_back(std::move(R));
+  }
+  // A link ends a build (nothing else is left to run beside it): all hardware threads.
+  Jobs = Cfg.Jobs ? Cfg.Jobs
+                  : std::max(1u, llvm::hardware_concurrency().compute_thread_count());
+}
+
+// Starts candidate Next (or records why it cannot run); false when none is left.
+bool OwnedLTOLink::startNext() {
+  if (Next >= Commands.size())
+    return false;
+  CandidateResult &R = D.Candidates[Next].Result;
+  if (usesPlugin(Specs[Next]) && !sys::fs::exists(ltoPluginPath())) {
+    R.Result = Outcome::NotRun;
+    R.setMessage(("smartcc's LTO pass plugin is missing: " + ltoPluginPath()).c_str());
+    ++Next;
+    return true;
+  }
+  std::optional<StringRef> Null = StringRef("/dev/null");
+  std::vector<StringRef> Argv(Commands[Next].begin(), Commands[Next].end());
+  std::string Err;
+  sys::ProcessInfo PI =
+      sys::ExecuteNoWait(Argv[0], Argv, std::nullopt, {Null, Null, Null}, 0, &Err);
+  if (PI.Pid == sys::ProcessInfo::InvalidPid) {
+    R.Result = Outcome::NotRun;
+    R.setMessage(Err.c_str());
+  } else {
+    Active.push_back({Next, PI, std::chrono::steady_clock::now()});
+  }
+  ++Next;
+  return true;
+}
+
+// clang's link failed: the candidates started beside it end with it, unmeasured.
+void OwnedLTOLink::stopAll() {
+  for (RunningLink &L : Active) {
+    int Status = 0;
+    ::kill(L.PI.Pid, SIGKILL);
+    waitForExit(L.PI.Pid, -1, Status);
+  }
+  Active.clear();
+  for (const std::string &T : Temps)
+    sys::fs::remove(T);
+}
+
+void OwnedLTOLink::finish(double BaselineMillis) {
+  D.BaselineMillis = BaselineMillis;
   auto Measure = [&](StringRef Path, CandidateResult &R) {
     ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
     if (!Buf) {
@@ -203,82 +320,12 @@ void optimizeLTOLink(const Compilation &C, const Config &Cfg, double BaselineMil
     D.BaselineValue = metricValue(Base.Object, 0, D.SizeMetric);
     D.BaselineMeasured = true;
   }
-
-  // The candidates: clang's exact linker command, the output redirected, the candidate's
-  // arguments appended (lld takes the last of a repeated option). Without a measured baseline
-  // none could ship: none is run.
-  const bool Thin = C.getDriver().getLTOMode() == LTOK_Thin;
-  // The agent's proposals first (ranked on this program), then the configured candidates.
-  std::vector<LinkCandidateSpec> Specs;
-  std::vector<std::optional<float>> Predicted;
-  std::string AgentSpace;
-  if (D.BaselineMeasured) {
-    std::vector<std::string> Inputs;
-    for (const InputInfo &I : Link->getInputInfos())
-      if (I.isFilename())
-        Inputs.push_back(I.getFilename());
-    LinkAgentChoice A = linkAgentCandidates(Inputs, Cfg, D.Target, Level);
-    if (A.Active) {
-      D.AgentModel = A.Model;
-      D.AgentMillis = A.Millis;
-      D.AgentFeatures = A.Features;
-      D.AgentModules = A.Modules;
-      D.Effort = Cfg.Effort;
-      AgentSpace = A.ActionSpace;
-      for (size_t I = 0; I < A.Specs.size(); ++I) {
-        Specs.push_back(std::move(A.Specs[I]));
-        Predicted.push_back(A.Predicted[I]);
-      }
-    }
-    if (!A.Note.empty())
-      D.AgentNote = A.Note;
-    for (const std::string &Name : Cfg.LinkCandidates) {
-      // A link model may have proposed it already (ranked by its prediction).
-      if (llvm::any_of(Specs, [&](const LinkCandidateSpec &S) { return S.Name == Name; }))
-        continue;
-      Specs.push_back(Cfg.LinkCandidateLibrary.at(Name));
-      Predicted.push_back(std::nullopt);
-    }
-  }
-  std::vector<std::string> Temps;
-  std::vector<std::vector<std::string>> Commands;
-  for (size_t K = 0; K < Specs.size(); ++K) {
-    const LinkCandidateSpec &Spec = Specs[K];
-    const std::string &Name = Spec.Name;
-    SmallString<256> Temp;
-    // Agent candidates are named agent#N: no '#' in file names.
-    std::string FileTag = Name;
-    std::replace(FileTag.begin(), FileTag.end(), '#', '-');
-    sys::fs::createUniquePath(Output + "-smartcc-" + FileTag + "-%%%%%%%%.tmp", Temp, false);
-    std::vector<std::string> Cmd{Link->getExecutable()};
-    for (size_t I = 0; I < Args.size(); ++I) {
-      Cmd.push_back(Args[I]);
-      if (StringRef(Args[I]) == "-o" && I + 1 < Args.size())
-        Cmd.push_back(std::string(Temp)), ++I;
-    }
-    for (std::string &A : extraLinkerArgs(Spec, Thin))
-      Cmd.push_back(std::move(A));
-    Temps.push_back(std::string(Temp));
-    Commands.push_back(std::move(Cmd));
-    CandidateReport R;
-    R.Name = Name;
-    if (Predicted[K]) {
-      R.Predicted = Predicted[K];
-      if (StringRef(Name).starts_with("agent#")) { // a sequence (a library name says itself)
-        R.Sequence = Spec.Description;
-        R.ActionSpace = AgentSpace;
-      }
-    }
-    D.Candidates.push_back(std::move(R));
-  }
   if (D.Candidates.empty())
     D.KeptReason = "no_candidates";
 
-  // A link ends a build (nothing else is left to run beside it): all hardware threads.
-  unsigned Jobs = Cfg.Jobs ? Cfg.Jobs : std::max(1u, llvm::hardware_concurrency().compute_thread_count());
-  std::optional<StringRef> Null = StringRef("/dev/null");
-  // The candidates' shared wall-time allowance (link_time), measured from their start; at
-  // least LinkAllowanceFloorMs, so that a link too quick to time is not starved.
+  // The candidates' shared wall-time allowance (link_time), counted from the end of clang's
+  // link (those started beside it had a head start); at least LinkAllowanceFloorMs, so that
+  // a link too quick to time is not starved.
   auto PhaseStart = std::chrono::steady_clock::now();
   const double Allowance =
       Cfg.LinkTime ? std::max(LinkAllowanceFloorMs, BaselineMillis * Cfg.LinkTime / 100.0) : 0.0;
@@ -290,35 +337,19 @@ void optimizeLTOLink(const Compilation &C, const Config &Cfg, double BaselineMil
   // that has ended so far (running side by side, they take 1.3-1.5x clang's link on two
   // cores), clang's own link before any has.
   double ExpectedMillis = BaselineMillis;
-  std::vector<RunningLink> Active;
-  size_t Next = 0;
+  // Without a measured baseline none could ship: none runs (those running are stopped).
+  if (!D.BaselineMeasured)
+    for (size_t K = Next; K < Commands.size(); ++K)
+      D.Candidates[K].Result.Result = Outcome::NotRun, ++Next;
   while (Next < Commands.size() || !Active.empty()) {
     while (Next < Commands.size() && Active.size() < Jobs) {
-      CandidateResult &R = D.Candidates[Next].Result;
-      if (usesPlugin(Specs[Next]) &&
-          !sys::fs::exists(ltoPluginPath())) {
-        R.Result = Outcome::NotRun;
-        R.setMessage(("smartcc's LTO pass plugin is missing: " + ltoPluginPath()).c_str());
-        ++Next;
-        continue;
-      }
       if (AllowanceLeft() <= 0 || (Allowance && AllowanceLeft() < ExpectedMillis)) {
+        CandidateResult &R = D.Candidates[Next++].Result;
         R.Result = Outcome::NotRun;
         R.setMessage("beyond link_time");
-        ++Next;
         continue;
       }
-      std::vector<StringRef> Argv(Commands[Next].begin(), Commands[Next].end());
-      std::string Err;
-      sys::ProcessInfo PI =
-          sys::ExecuteNoWait(Argv[0], Argv, std::nullopt, {Null, Null, Null}, 0, &Err);
-      if (PI.Pid == sys::ProcessInfo::InvalidPid) {
-        R.Result = Outcome::NotRun;
-        R.setMessage(Err.c_str());
-      } else {
-        Active.push_back({Next, PI, std::chrono::steady_clock::now()});
-      }
-      ++Next;
+      startNext();
     }
     if (Active.empty())
       continue;
@@ -327,7 +358,7 @@ void optimizeLTOLink(const Compilation &C, const Config &Cfg, double BaselineMil
     RunningLink L = Active.front();
     Active.erase(Active.begin());
     double OwnLeft = double(Cfg.TimeoutMs) - millisSince(L.Start);
-    double Left = std::min(OwnLeft, AllowanceLeft());
+    double Left = D.BaselineMeasured ? std::min(OwnLeft, AllowanceLeft()) : 0;
     int Status = 0;
     bool Ended = Left > 0 && waitForExit(L.PI.Pid, int(std::ceil(Left)), Status);
     CandidateResult &R = D.Candidates[L.Index].Result;
@@ -337,7 +368,7 @@ void optimizeLTOLink(const Compilation &C, const Config &Cfg, double BaselineMil
     if (!Ended) { // out of time
       ::kill(L.PI.Pid, SIGKILL);
       waitForExit(L.PI.Pid, -1, Status);
-      R.Result = Outcome::Timeout;
+      R.Result = D.BaselineMeasured ? Outcome::Timeout : Outcome::NotRun;
       R.setMessage(OwnLeft <= Left ? "timeout_ms" : "beyond link_time");
     } else if (WIFSIGNALED(Status)) {
       R.Result = Outcome::Crashed;
@@ -373,6 +404,56 @@ void optimizeLTOLink(const Compilation &C, const Config &Cfg, double BaselineMil
   else if (Verbose)
     printVerbose(D, errs());
   recordDecision(Cfg, D);
+}
+
+LTOLinkHandle::LTOLinkHandle() = default;
+LTOLinkHandle::LTOLinkHandle(LTOLinkHandle &&) = default;
+LTOLinkHandle &LTOLinkHandle::operator=(LTOLinkHandle &&) = default;
+LTOLinkHandle::~LTOLinkHandle() {
+  if (L)
+    L->stopAll();
+}
+
+LTOLinkHandle beginLTOLink(const Compilation &C, const Config &Cfg) {
+  LTOLinkHandle H;
+  if (!Cfg.LTOLinks)
+    return H;
+  H.L = std::make_unique<OwnedLTOLink>(C, Cfg);
+  OwnedLTOLink &L = *H.L;
+  L.Link = ownedLink(C, Cfg, L.Reason, L.Level);
+  if (L.Link) {
+    L.Output = linkOutput(L.Link->getArguments());
+    if (L.Output.empty() || L.Output == "-")
+      L.Link = nullptr, L.Reason = "not_lto"; // nothing to count, nothing to own
+  }
+  if (!L.Link)
+    return H;
+  L.prepare();
+  // A command that only links has every input on disk already: the first candidates run
+  // beside clang's link, on the threads its LTO code generation leaves (it is one thread for
+  // most of a full-LTO link). A command that also compiles writes the inputs first.
+  if (C.getJobs().size() == 1)
+    while (L.Active.size() + 1 < L.Jobs && L.startNext())
+      ;
+  return H;
+}
+
+void finishLTOLink(LTOLinkHandle H, bool Succeeded, double BaselineMillis) {
+  if (!H.L)
+    return;
+  OwnedLTOLink &L = *H.L;
+  if (!L.Link) {
+    if (Succeeded && L.Reason != "not_lto" && L.Reason != "no_link")
+      addCounters(L.Cfg, {{"link.passthrough." + L.Reason, 1}});
+    return;
+  }
+  if (!Succeeded) {
+    L.stopAll();
+    H.L.reset();
+    return;
+  }
+  L.finish(BaselineMillis);
+  H.L.reset();
 }
 
 } // namespace smartcc

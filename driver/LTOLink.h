@@ -1,6 +1,6 @@
 // smartcc's own -flto links. When clang's driver links with lld and LTO at a size level
-// (-Oz/-Os on the link command, lto_links on), clang's link runs first, unchanged: it is the
-// baseline, byte for byte clang-22's. Then the link is repeated once per link candidate
+// (-Oz/-Os on the link command, lto_links on), clang's link runs unchanged: it is the
+// baseline, byte for byte clang-22's. The link is repeated once per link candidate
 // (config `link_candidates`, tables [link_candidate.NAME]: an LTO pipeline for lld's
 // --lto-newpm-passes, -mllvm options, linker arguments), each a real link into a temporary
 // file beside the output, in parallel; the smallest linked image that breaks no ship rule
@@ -14,13 +14,28 @@
 #include "runtime/Config.h"
 #include "clang/Driver/Compilation.h"
 #include "llvm/ADT/StringRef.h"
+#include <memory>
 
 namespace smartcc {
 
-// Repeats clang's link of C with the link candidates when smartcc owns it (see above), after
-// clang's link succeeded; BaselineMillis is how long that link took. Returns without doing
-// anything for a link smartcc does not own.
-void optimizeLTOLink(const clang::driver::Compilation &C, const Config &Cfg,
-                     double BaselineMillis);
+struct OwnedLTOLink;
+
+// An owned link in progress: candidates may be running. Destroying it stops them.
+struct LTOLinkHandle {
+  std::unique_ptr<OwnedLTOLink> L;
+  LTOLinkHandle();
+  LTOLinkHandle(LTOLinkHandle &&);
+  LTOLinkHandle &operator=(LTOLinkHandle &&);
+  ~LTOLinkHandle();
+};
+
+// Before clang's jobs run: whether smartcc owns C's link (see above); if so, its candidates
+// are prepared and, when the command only links, the first ones start beside clang's link.
+LTOLinkHandle beginLTOLink(const clang::driver::Compilation &C, const Config &Cfg);
+
+// After clang's jobs: when they succeeded, measures clang's link (BaselineMillis is how long
+// the command took), runs the remaining candidates within link_time and ships the smallest;
+// when they failed, stops the candidates. Nothing for a link smartcc does not own.
+void finishLTOLink(LTOLinkHandle H, bool Succeeded, double BaselineMillis);
 
 } // namespace smartcc
