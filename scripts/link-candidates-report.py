@@ -18,7 +18,7 @@ link. Candidates refused by a ship rule count as not smaller (see shippable()).
 
 --order N: the order for default_link_candidates (policies/candidates.toml). Greedily, each
 next candidate is the one that adds most to the never-worse best-of so far in total image
-bytes; printed with the running total and geomean. Logs of several runs over the same builds
+bytes (--by geomean: in the geomean over links, which one large link cannot dominate); printed with the running total and geomean. Logs of several runs over the same builds
 (the same log file name and output, e.g. two --link-candidates studies) are merged per link,
 each candidate judged against its own run's clang link; only links where every candidate was
 measured count. Python 3 standard library only.
@@ -62,7 +62,7 @@ def name_of(c):
     return c["name"]
 
 
-def greedy_order(logs, config, n):
+def greedy_order(logs, config, n, by_geomean=False):
     # link -> candidate -> its image as a fraction of its own run's clang link (never worse)
     links, base = {}, {}
     for r in lines(logs, config):
@@ -91,7 +91,8 @@ def greedy_order(logs, config, n):
     print("%-4s %-40s %8s %8s" % ("step", "candidate", "total", "geomean"))
     chosen = []
     for step in range(min(n, len(names))):
-        pick = max((c for c in names if c not in chosen), key=lambda c: score(chosen + [c]))
+        pick = max((c for c in names if c not in chosen),
+                   key=lambda c: score(chosen + [c])[1 if by_geomean else 0])
         chosen.append(pick)
         print("%-4d %-40s %8.4f %8.4f" % ((step + 1, pick) + score(chosen)))
     print("%-4s %-40s %8.4f %8.4f" % (("all", "(every candidate)") + score(names)))
@@ -106,9 +107,11 @@ def main(argv):
     ap.add_argument("--markdown", action="store_true")
     ap.add_argument("--order", type=int, default=0, metavar="N",
                     help="print a greedy order of N library candidates instead of the table")
+    ap.add_argument("--by", choices=("total", "geomean"), default="total",
+                    help="--order's criterion: total image bytes, or the geomean over links")
     a = ap.parse_args(argv)
     if a.order:
-        return greedy_order(a.logs, a.config, a.order)
+        return greedy_order(a.logs, a.config, a.order, a.by == "geomean")
 
     stats, oracle = {}, {"n": 0, "base": 0, "best": 0, "log": 0.0, "wins": 0}
     for r in lines(a.logs, a.config):
