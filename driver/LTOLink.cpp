@@ -399,6 +399,8 @@ void OwnedLTOLink::finish(double BaselineMillis) {
   for (const std::string &T : Temps)
     sys::fs::remove(T);
 
+  // Wall time from before clang's link (candidates may have started beside it) to here.
+  D.TotalMillis = millisSince(LinkStart);
   if (Cfg.Explain)
     printExplain(D, errs());
   else if (Verbose)

@@ -271,6 +271,8 @@ std::string toJSONLine(const TUDecision &D) {
     Line["kind"] = D.Kind;
   if (!D.Note.empty())
     Line["note"] = D.Note;
+  if (D.TotalMillis > 0)
+    Line["total_ms"] = D.TotalMillis;
   if (!D.AgentModel.empty()) {
     json::Object Agent{{"model", D.AgentModel}, {"effort", int64_t(D.Effort)},
                        {"ms", D.AgentMillis}, {"cpu_ms", D.AgentCpuMillis}};

@@ -52,6 +52,7 @@ struct TUDecision {
   uint64_t BaselineValue = 0;
   bool BaselineMeasured = false;
   double BaselineMillis = 0; // the whole clang compile, frontend included
+  double TotalMillis = 0;    // links: the owned link's wall time, clang's link to decision
   std::vector<CandidateReport> Candidates;
   int Winner = -1;           // index into Candidates; -1 = clang's own output shipped
   std::string KeptReason;    // why clang's output shipped: no_candidates, no_smaller, ...
