@@ -57,7 +57,7 @@ MODES = {
 # even with --every-candidate (a candidate link's output is not saved).
 DIRECT_MODES = {"lto", "lto-iro", "lto-sink-iro"}
 HIDDEN_MODES = {"broken": (["-Oz", "-include", "{OUT}/broken.h"], "x86_64")}
-SMOKE_MODES = ["default", "os", "regalloc-o2", "inliner", "a64", "lto"]
+SMOKE_MODES = ["default", "os", "regalloc-o2", "inliner", "a64", "lto", "lto-iro"]
 LIFTED_BUDGET = ["--smartcc-candidate-budget=0"]
 BROKEN_H = """/* difftest --self-check: a deliberately wrong "compiler" (scripts/difftest.py). */
 #include <stdio.h>
