@@ -418,7 +418,10 @@ LTOLinkHandle::~LTOLinkHandle() {
 
 LTOLinkHandle beginLTOLink(const Compilation &C, const Config &Cfg) {
   LTOLinkHandle H;
-  if (!Cfg.LTOLinks)
+  // -### and -fdriver-only print or check the jobs without running them: no link to own,
+  // and nothing may run beside it.
+  if (!Cfg.LTOLinks || C.getArgs().hasArg(clang::options::OPT__HASH_HASH_HASH) ||
+      C.getArgs().hasArg(clang::options::OPT_fdriver_only))
     return H;
   H.L = std::make_unique<OwnedLTOLink>(C, Cfg);
   OwnedLTOLink &L = *H.L;
