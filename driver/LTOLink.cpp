@@ -157,6 +157,7 @@ struct OwnedLTOLink {
   std::string Reason; // why not owned (Link null)
   std::string Level, Output;
   bool Verbose = false;
+  bool Prepared = false;
   TUDecision D;
   std::vector<LinkCandidateSpec> Specs;
   std::vector<std::string> Temps;
@@ -175,6 +176,7 @@ struct OwnedLTOLink {
 
 // The decision's frame and every candidate's command; nothing runs yet.
 void OwnedLTOLink::prepare() {
+  Prepared = true;
   Verbose = C.getArgs().hasArg(clang::options::OPT_v);
   const llvm::opt::ArgStringList &Args = Link->getArguments();
   D.Kind = "link";
@@ -433,13 +435,15 @@ LTOLinkHandle beginLTOLink(const Compilation &C, const Config &Cfg) {
   }
   if (!L.Link)
     return H;
-  L.prepare();
   // A command that only links has every input on disk already: the first candidates run
   // beside clang's link, on the threads its LTO code generation leaves (it is one thread for
-  // most of a full-LTO link). A command that also compiles writes the inputs first.
-  if (C.getJobs().size() == 1)
+  // most of a full-LTO link). A command that also compiles writes the inputs first, so its
+  // candidates (and the link agent, which reads the inputs) wait for the compiles.
+  if (C.getJobs().size() == 1) {
+    L.prepare();
     while (L.Active.size() + 1 < L.Jobs && L.startNext())
       ;
+  }
   return H;
 }
 
@@ -457,6 +461,8 @@ void finishLTOLink(LTOLinkHandle H, bool Succeeded, double BaselineMillis) {
     H.L.reset();
     return;
   }
+  if (!L.Prepared)
+    L.prepare();
   L.finish(BaselineMillis);
   H.L.reset();
 }
