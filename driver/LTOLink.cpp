@@ -170,7 +170,7 @@ struct OwnedLTOLink {
   OwnedLTOLink(const Compilation &C, const Config &Cfg) : C(C), Cfg(Cfg) {}
   void prepare();
   bool startNext();
-  void stopAll();
+  void killActive();
   void finish(double BaselineMillis);
 };
 
@@ -283,16 +283,26 @@ bool OwnedLTOLink::startNext() {
   return true;
 }
 
-// clang's link failed: the candidates started beside it end with it, unmeasured.
-void OwnedLTOLink::stopAll() {
-  for (RunningLink &L : Active) {
-    int Status = 0;
-    ::kill(L.PI.Pid, SIGKILL);
-    waitForExit(L.PI.Pid, -1, Status);
-  }
+// Kills a candidate link. lld writes its output into a temporary file beside it (OUT.tmpXXXX)
+// and removes that on a signal it can catch, not on SIGKILL: those are removed here.
+static void stopLink(const RunningLink &L, StringRef Output) {
+  int Status = 0;
+  ::kill(L.PI.Pid, SIGKILL);
+  waitForExit(L.PI.Pid, -1, Status);
+  StringRef Dir = sys::path::parent_path(Output);
+  std::string Prefix = (sys::path::filename(Output) + ".tmp").str();
+  std::error_code EC;
+  for (sys::fs::directory_iterator I(Dir.empty() ? "." : Dir, EC), E; I != E && !EC;
+       I.increment(EC))
+    if (sys::path::filename(I->path()).starts_with(Prefix))
+      sys::fs::remove(I->path());
+}
+
+// Stops the candidate links still running, unmeasured.
+void OwnedLTOLink::killActive() {
+  for (RunningLink &L : Active)
+    stopLink(L, Temps[L.Index]);
   Active.clear();
-  for (const std::string &T : Temps)
-    sys::fs::remove(T);
 }
 
 void OwnedLTOLink::finish(double BaselineMillis) {
@@ -339,10 +349,15 @@ void OwnedLTOLink::finish(double BaselineMillis) {
   // that has ended so far (running side by side, they take 1.3-1.5x clang's link on two
   // cores), clang's own link before any has.
   double ExpectedMillis = BaselineMillis;
-  // Without a measured baseline none could ship: none runs (those running are stopped).
-  if (!D.BaselineMeasured)
-    for (size_t K = Next; K < Commands.size(); ++K)
-      D.Candidates[K].Result.Result = Outcome::NotRun, ++Next;
+  // Without a measured baseline none could ship: none runs, those started beside clang's link
+  // are stopped.
+  if (!D.BaselineMeasured) {
+    for (const RunningLink &L : Active)
+      D.Candidates[L.Index].Result.Result = Outcome::NotRun;
+    killActive();
+    for (; Next < Commands.size(); ++Next)
+      D.Candidates[Next].Result.Result = Outcome::NotRun;
+  }
   while (Next < Commands.size() || !Active.empty()) {
     while (Next < Commands.size() && Active.size() < Jobs) {
       if (AllowanceLeft() <= 0 || (Allowance && AllowanceLeft() < ExpectedMillis)) {
@@ -360,7 +375,7 @@ void OwnedLTOLink::finish(double BaselineMillis) {
     RunningLink L = Active.front();
     Active.erase(Active.begin());
     double OwnLeft = double(Cfg.TimeoutMs) - millisSince(L.Start);
-    double Left = D.BaselineMeasured ? std::min(OwnLeft, AllowanceLeft()) : 0;
+    double Left = std::min(OwnLeft, AllowanceLeft());
     int Status = 0;
     bool Ended = Left > 0 && waitForExit(L.PI.Pid, int(std::ceil(Left)), Status);
     CandidateResult &R = D.Candidates[L.Index].Result;
@@ -368,9 +383,8 @@ void OwnedLTOLink::finish(double BaselineMillis) {
     if (Ended)
       ExpectedMillis = std::max(ExpectedMillis, R.Millis);
     if (!Ended) { // out of time
-      ::kill(L.PI.Pid, SIGKILL);
-      waitForExit(L.PI.Pid, -1, Status);
-      R.Result = D.BaselineMeasured ? Outcome::Timeout : Outcome::NotRun;
+      stopLink(L, Temps[L.Index]);
+      R.Result = Outcome::Timeout;
       R.setMessage(OwnLeft <= Left ? "timeout_ms" : "beyond link_time");
     } else if (WIFSIGNALED(Status)) {
       R.Result = Outcome::Crashed;
@@ -398,8 +412,7 @@ void OwnedLTOLink::finish(double BaselineMillis) {
       D.KeptReason = "write_failed";
     }
   }
-  for (const std::string &T : Temps)
-    sys::fs::remove(T);
+  // (The candidates' temporary outputs go with the handle, LTOLinkHandle's destructor.)
 
   // Wall time from before clang's link (candidates may have started beside it) to here.
   D.TotalMillis = millisSince(LinkStart);
@@ -413,9 +426,14 @@ void OwnedLTOLink::finish(double BaselineMillis) {
 LTOLinkHandle::LTOLinkHandle() = default;
 LTOLinkHandle::LTOLinkHandle(LTOLinkHandle &&) = default;
 LTOLinkHandle &LTOLinkHandle::operator=(LTOLinkHandle &&) = default;
+// However the link ended (clang's link failed, or the decision is made): nothing of it may
+// keep running or stay on disk but the output.
 LTOLinkHandle::~LTOLinkHandle() {
-  if (L)
-    L->stopAll();
+  if (!L)
+    return;
+  L->killActive();
+  for (const std::string &T : L->Temps)
+    sys::fs::remove(T);
 }
 
 LTOLinkHandle beginLTOLink(const Compilation &C, const Config &Cfg) {
@@ -456,15 +474,11 @@ void finishLTOLink(LTOLinkHandle H, bool Succeeded, double BaselineMillis) {
       addCounters(L.Cfg, {{"link.passthrough." + L.Reason, 1}});
     return;
   }
-  if (!Succeeded) {
-    L.stopAll();
-    H.L.reset();
-    return;
-  }
+  if (!Succeeded)
+    return; // H's destructor stops the candidates started beside clang's link
   if (!L.Prepared)
     L.prepare();
   L.finish(BaselineMillis);
-  H.L.reset();
 }
 
 } // namespace smartcc

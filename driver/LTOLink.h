@@ -20,7 +20,8 @@ namespace smartcc {
 
 struct OwnedLTOLink;
 
-// An owned link in progress: candidates may be running. Destroying it stops them.
+// An owned link in progress: candidates may be running. Destroying it stops them and removes
+// their temporary outputs.
 struct LTOLinkHandle {
   std::unique_ptr<OwnedLTOLink> L;
   LTOLinkHandle();

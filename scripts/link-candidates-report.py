@@ -18,7 +18,8 @@ link. Candidates refused by a ship rule count as not smaller (see shippable()).
 
 --order N: the order for default_link_candidates (policies/candidates.toml). Greedily, each
 next candidate is the one that adds most to the never-worse best-of so far in total image
-bytes (--by geomean: in the geomean over links, which one large link cannot dominate); printed with the running total and geomean. Logs of several runs over the same builds
+bytes (--by geomean: in the geomean over links, which one large link cannot dominate);
+printed with the running total and geomean. Logs of several runs over the same builds
 (the same log file name and output, e.g. two --link-candidates studies) are merged per link,
 each candidate judged against its own run's clang link; only links where every candidate was
 measured count. Python 3 standard library only.
