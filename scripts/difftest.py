@@ -39,6 +39,11 @@ MODES = {
     "regalloc-oz": (["-Oz", "--smartcc-regalloc=ml"], "x86_64"),
     "inliner":     (["-Oz", "--smartcc-inliner=ml"], "x86_64"),
     "a64":         (["-Oz"], "aarch64"),
+    # The candidate library without the agent: every default candidate runs (with the agent on,
+    # library candidates only stand in for proposals the budget cannot afford, so most
+    # programs would never meet them).
+    "library":     (["-Oz", "--smartcc-agent=off"], "x86_64"),
+    "a64-library": (["-Oz", "--smartcc-agent=off"], "aarch64"),
     # smartcc's own -flto link (driver/LTOLink.h): compiled and linked by one smartcc command,
     # every link candidate and the link agent's proposals run (link_time lifted); the shipped
     # link is what runs.
@@ -57,7 +62,7 @@ MODES = {
 # even with --every-candidate (a candidate link's output is not saved).
 DIRECT_MODES = {"lto", "lto-iro", "lto-sink-iro"}
 HIDDEN_MODES = {"broken": (["-Oz", "-include", "{OUT}/broken.h"], "x86_64")}
-SMOKE_MODES = ["default", "os", "regalloc-o2", "inliner", "a64", "lto", "lto-iro"]
+SMOKE_MODES = ["default", "library", "os", "regalloc-o2", "inliner", "a64", "lto", "lto-iro"]
 LIFTED_BUDGET = ["--smartcc-candidate-budget=0"]
 BROKEN_H = """/* difftest --self-check: a deliberately wrong "compiler" (scripts/difftest.py). */
 #include <stdio.h>
@@ -1312,8 +1317,9 @@ def pick_modes(args):
     for m in modes:
         if m not in all_modes():
             die(f"unknown mode {m!r}; modes: {', '.join(MODES)}")
-    if "a64" in modes and not have_qemu:
-        die("mode a64 needs qemu-aarch64 and /usr/aarch64-linux-gnu (scripts/install-deps.sh)")
+    for m in modes:
+        if all_modes()[m][1] == "aarch64" and not have_qemu:
+            die(f"mode {m} needs qemu-aarch64 and /usr/aarch64-linux-gnu (scripts/install-deps.sh)")
     return modes
 
 

@@ -38,6 +38,7 @@ import glob
 import hashlib
 import json
 import os
+import random
 import re
 import shlex
 import shutil
@@ -1043,16 +1044,48 @@ def main(argv):
         ap.add_argument("--min-ir", type=int, default=0)
         ap.add_argument("--max-ir", type=int, default=1 << 62)
         ap.add_argument("--manifest-dir", default=DEFAULT_MANIFESTS)
+        ap.add_argument("--unseen-by", action="append", default=[], metavar="HASHES",
+                        help="leave out every package with a module in this hash list (a "
+                             "model's training or validation split): a set held out by package "
+                             "from that model (repeatable)")
+        ap.add_argument("--per-package", type=int, default=0,
+                        help="at most N modules of each package, drawn with --seed (0: all)")
+        ap.add_argument("--seed", type=int, default=1)
+        ap.add_argument("--index", metavar="INDEX",
+                        help="read a pool's index.jsonl instead of the manifest: every module "
+                             "of the pool, whatever its split (train-pool holds no reserved one)")
         a = ap.parse_args(argv[1:])
         name = "eval" if a.split == "eval" else "train"
-        out = []
-        with open(os.path.join(a.manifest_dir, "modules-%s.jsonl" % name)) as f:
+        seen = set()
+        for path in a.unseen_by:
+            seen |= set(read_list(path))
+        mods, seen_packages = [], set()
+        # A pool's index (train-pool/index.jsonl: every module harvested, one package each,
+        # no split) or a manifest (modules-SPLIT.jsonl, packages listed, split recorded).
+        source = a.index or os.path.join(a.manifest_dir, "modules-%s.jsonl" % name)
+        with open(source) as f:
             for line in f:
                 m = json.loads(line)
-                if m["split"] == a.split and m["level"] == a.level and \
-                        m["target"].startswith(a.target) and \
+                packages = [m["package"]] if "package" in m else m.get("packages", [])
+                if m["level"] != a.level or not m["target"].startswith(a.target):
+                    continue
+                if m["hash"] in seen:
+                    seen_packages.update(packages)
+                if (a.index or m["split"] == a.split) and \
                         a.min_ir <= m["ir_instructions"] <= a.max_ir:
-                    out.append(m["hash"])
+                    mods.append((m["hash"], packages))
+        by_package = {}
+        for h, packages in mods:
+            if packages and not seen_packages.intersection(packages):
+                by_package.setdefault(packages[0], set()).add(h)
+        rng = random.Random(a.seed)
+        out = []
+        for package in sorted(by_package):
+            hashes = sorted(by_package[package])
+            if a.per_package:
+                rng.shuffle(hashes)
+                hashes = hashes[:a.per_package]
+            out += hashes
         print("\n".join(sorted(out)))
         return 0
 
