@@ -220,7 +220,12 @@ void OwnedLTOLink::prepare() {
     // A link model may have proposed it already (ranked by its prediction).
     if (llvm::any_of(Specs, [&](const LinkCandidateSpec &S) { return S.Name == Name; }))
       continue;
-    Specs.push_back(Cfg.LinkCandidateLibrary.at(Name));
+    const LinkCandidateSpec &Spec = Cfg.LinkCandidateLibrary.at(Name);
+    // Known to equal clang's link on this target (as compile candidates' skip_targets).
+    if (llvm::any_of(Spec.SkipTargets,
+                     [&](const std::string &P) { return StringRef(D.Target).starts_with(P); }))
+      continue;
+    Specs.push_back(Spec);
     Predicted.push_back(std::nullopt);
   }
   for (size_t K = 0; K < Specs.size(); ++K) {

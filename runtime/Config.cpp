@@ -687,6 +687,8 @@ Error parseLinkCandidate(StringRef Source, const std::string &Path, const toml::
         Spec.Description = V->as_string()->get();
     } else if (Key == "pipeline") {
       E = readStringArray(Source, *V, KeyPath, Spec.Pipeline);
+    } else if (Key == "skip_targets") {
+      E = readStringArray(Source, *V, KeyPath, Spec.SkipTargets);
     } else if (Key == "llvm_args" || Key == "linker_args") {
       std::vector<std::string> &Dst = Key == "llvm_args" ? Spec.LLVMArgs : Spec.LinkerArgs;
       E = readStringArray(Source, *V, KeyPath, Dst);
@@ -1051,6 +1053,8 @@ std::string formatLinkCandidate(const LinkCandidateSpec &C) {
     Out += ", llvm_args = " + formatValue(C.LLVMArgs);
   if (!C.LinkerArgs.empty())
     Out += ", linker_args = " + formatValue(C.LinkerArgs);
+  if (!C.SkipTargets.empty())
+    Out += ", skip_targets = " + formatValue(C.SkipTargets);
   return Out + " }";
 }
 

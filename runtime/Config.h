@@ -37,6 +37,8 @@ struct LinkCandidateSpec {
   std::vector<std::string> Pipeline;
   std::vector<std::string> LLVMArgs;   // cl::opt settings for LTO (lld's -mllvm)
   std::vector<std::string> LinkerArgs; // any other linker arguments, appended as given
+  // Target triple prefixes where the candidate is not run (as CandidateSpec::SkipTargets).
+  std::vector<std::string> SkipTargets;
 };
 
 struct Config {

@@ -521,12 +521,14 @@ TEST_F(ConfigTest, LinkCandidates) {
   write("xdg/smartcc/config.toml",
                         "link_candidates = ['mine']\n[link_candidate.mine]\n"
                         "description = 'd'\npipeline = ['default<Os>']\n"
-                        "llvm_args = ['-enable-merge-functions']\nlinker_args = ['--icf=all']\n");
+                        "llvm_args = ['-enable-merge-functions']\nlinker_args = ['--icf=all']\n"
+                        "skip_targets = ['aarch64']\n");
   C = load();
   ASSERT_LOADED(C);
   const LinkCandidateSpec &M = C->LinkCandidateLibrary.at("mine");
   EXPECT_EQ(M.LLVMArgs, std::vector<std::string>{"-enable-merge-functions"});
   EXPECT_EQ(M.LinkerArgs, std::vector<std::string>{"--icf=all"});
+  EXPECT_EQ(M.SkipTargets, std::vector<std::string>{"aarch64"});
   EXPECT_EQ(C->LinkCandidates, std::vector<std::string>{"mine"});
   Vars["SMARTCC_LINK_CANDIDATES"] = "mine,nope";
   std::string Msg = loadError();
