@@ -1086,7 +1086,7 @@ def main(argv):
                 rng.shuffle(hashes)
                 hashes = hashes[:a.per_package]
             out += hashes
-        print("\n".join(sorted(out)))
+        print("\n".join(sorted(set(out))))  # a module shared by packages (gnulib) once
         return 0
 
     ap = argparse.ArgumentParser(prog="harvest-corpus.py",
