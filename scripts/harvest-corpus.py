@@ -1086,7 +1086,8 @@ def main(argv):
                 rng.shuffle(hashes)
                 hashes = hashes[:a.per_package]
             out += hashes
-        print("\n".join(sorted(set(out))))  # a module shared by packages (gnulib) once
+        # A module shared by packages (gnulib) may be drawn for each of them: printed once.
+        print("\n".join(sorted(set(out))))
         return 0
 
     ap = argparse.ArgumentParser(prog="harvest-corpus.py",
