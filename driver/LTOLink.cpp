@@ -221,9 +221,8 @@ void OwnedLTOLink::prepare() {
     if (llvm::any_of(Specs, [&](const LinkCandidateSpec &S) { return S.Name == Name; }))
       continue;
     const LinkCandidateSpec &Spec = Cfg.LinkCandidateLibrary.at(Name);
-    // Known to equal clang's link on this target (as compile candidates' skip_targets).
-    if (llvm::any_of(Spec.SkipTargets,
-                     [&](const std::string &P) { return StringRef(D.Target).starts_with(P); }))
+    // Not for this target (as compile candidates' skip_targets).
+    if (skipsTarget(Spec.SkipTargets, D.Target))
       continue;
     Specs.push_back(Spec);
     Predicted.push_back(std::nullopt);

@@ -4,6 +4,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -67,5 +68,14 @@ struct CandidateSpec {
   std::optional<bool> SLPVectorization;
   std::optional<bool> LoopVectorization;
 };
+
+// Whether a candidate's skip_targets (a compile candidate's or a link candidate's) names a prefix
+// of Triple: the candidate is not run for that target.
+inline bool skipsTarget(const std::vector<std::string> &SkipTargets, std::string_view Triple) {
+  for (const std::string &Prefix : SkipTargets)
+    if (Triple.substr(0, Prefix.size()) == Prefix)
+      return true;
+  return false;
+}
 
 } // namespace smartcc

@@ -1309,9 +1309,11 @@ def parse_args(argv):
 def pick_modes(args):
     have_qemu = shutil.which("qemu-aarch64") and os.path.isdir(QEMU_SYSROOT)
     if args.smoke and not args.modes:
-        modes = [m for m in SMOKE_MODES if m != "a64" or have_qemu]
+        modes = [m for m in SMOKE_MODES if all_modes()[m][1] != "aarch64" or have_qemu]
         if not have_qemu:
-            print("difftest: no qemu-aarch64 or /usr/aarch64-linux-gnu: mode a64 left out")
+            left = [m for m in SMOKE_MODES if m not in modes]
+            print("difftest: no qemu-aarch64 or /usr/aarch64-linux-gnu: mode(s) "
+                  + ", ".join(left) + " left out")
         return modes
     modes = args.modes.split(",") if args.modes else list(MODES)
     for m in modes:
