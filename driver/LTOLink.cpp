@@ -4,6 +4,7 @@
 #include "runtime/ProcessWait.h"
 #include "runtime/SideOutputs.h"
 #include "runtime/SizeMeasurer.h"
+#include "runtime/lto/OptimizedModuleReplay.h"
 #include "clang/Driver/Driver.h"
 #include "clang/Driver/InputInfo.h"
 #include "clang/Driver/Job.h"
@@ -19,8 +20,12 @@
 #include <chrono>
 #include <csignal>
 #include <cstring>
+#include <sys/eventfd.h>
 #include <sys/wait.h>
+#include <unistd.h>
+#include <atomic>
 #include <cmath>
+#include <thread>
 
 using namespace llvm;
 using namespace clang::driver;
@@ -115,14 +120,39 @@ bool usesPlugin(const LinkCandidateSpec &S) {
   });
 }
 
-// What a candidate adds to clang's linker command.
-std::vector<std::string> extraLinkerArgs(const LinkCandidateSpec &S, bool Thin) {
+// The LTO optimization level of clang's link (-plugin-opt=O2 from clang's driver at -Oz/-Os;
+// lld's --lto-O), 2 when none is given: LTO's own pipeline is then lto<ON>.
+unsigned ltoLevel(const llvm::opt::ArgStringList &Args) {
+  unsigned Level = 2;
+  for (StringRef A : Args) {
+    for (StringRef Prefix : {"-plugin-opt=O", "--plugin-opt=O", "--lto-O", "-lto-O"})
+      if (A.consume_front(Prefix) && A.size() == 1 && A[0] >= '0' && A[0] <= '3') {
+        Level = unsigned(A[0] - '0');
+        break;
+      }
+  }
+  return Level;
+}
+
+// Paths inside a pass pipeline's text cannot hold the pipeline's own punctuation.
+bool fitsInPipeline(StringRef Path) { return Path.find_first_of(",<>()\"") == StringRef::npos; }
+
+// What a candidate adds to clang's linker command. An after_lto_pipeline candidate gets LTO's
+// own pipeline in front of its own, or, replaying (Replay: the optimized program's file), the
+// replay pass instead.
+std::vector<std::string> extraLinkerArgs(const LinkCandidateSpec &S, bool Thin, unsigned Level,
+                                         StringRef Replay = "") {
   std::vector<std::string> Out;
-  if (usesPlugin(S))
+  std::vector<std::string> Pipeline = S.Pipeline;
+  if (S.AfterLTOPipeline && !Replay.empty())
+    Pipeline.insert(Pipeline.begin(), ("smartcc-replay-optimized<" + Replay + ">").str());
+  else if (S.AfterLTOPipeline && !Pipeline.empty()) // empty: lld's own pipeline, as clang's
+    Pipeline.insert(Pipeline.begin(), "lto<O" + std::to_string(Level) + ">");
+  if (!Replay.empty() || usesPlugin(S))
     Out.push_back("--load-pass-plugin=" + ltoPluginPath());
-  if (!S.Pipeline.empty()) {
+  if (!Pipeline.empty()) {
     std::string Passes;
-    for (const std::string &Stage : S.Pipeline) {
+    for (const std::string &Stage : Pipeline) {
       std::string St = Stage;
       // lto<...> is the full-LTO post-link pipeline; a ThinLTO backend's is thinlto<...>.
       if (Thin && StringRef(St).starts_with("lto<"))
@@ -137,8 +167,11 @@ std::vector<std::string> extraLinkerArgs(const LinkCandidateSpec &S, bool Thin) 
   return Out;
 }
 
+// RunningLink::Index of the link that optimizes the program once for replaying candidates.
+constexpr size_t OptimizeIndex = SIZE_MAX;
+
 struct RunningLink {
-  size_t Index;
+  size_t Index; // into the candidates, or OptimizeIndex
   sys::ProcessInfo PI;
   std::chrono::steady_clock::time_point Start;
 };
@@ -165,11 +198,54 @@ struct OwnedLTOLink {
   std::vector<RunningLink> Active;
   size_t Next = 0;
   unsigned Jobs = 1;
+  // Replay (runtime/lto/OptimizedModuleReplay.h): a full-LTO link optimizes the program once
+  // (OptimizeCmd: clang's command with lld's --lto-emit-llvm, the plugin saving the module to
+  // OptimizedPath), just before the first candidate that replays it (OptimizeAt); a candidate
+  // with a ReplayCommands entry then runs that instead of Commands' whole link, unless the
+  // optimizing link failed or did not run.
+  enum class ReplayState { Off, Waiting, Running, Ready, Failed };
+  ReplayState Replay = ReplayState::Off;
+  std::vector<std::string> OptimizeCmd;
+  std::string OptimizedPath;
+  std::vector<std::vector<std::string>> ReplayCommands; // empty: the candidate does not replay
+  size_t OptimizeAt = 0;
   std::chrono::steady_clock::time_point LinkStart = std::chrono::steady_clock::now();
 
   OwnedLTOLink(const Compilation &C, const Config &Cfg) : C(C), Cfg(Cfg) {}
   void prepare();
+  void prepareReplay(const std::vector<std::string> &Base, unsigned Level);
+  bool replays(size_t K) const { return Replay == ReplayState::Ready && !ReplayCommands[K].empty(); }
+  // The next candidate replays but the program is still being optimized.
+  bool nextMustWait() const {
+    return Next < Commands.size() && Replay == ReplayState::Running &&
+           !ReplayCommands[Next].empty();
+  }
+  bool optimizeIsNext() const { return Replay == ReplayState::Waiting && Next >= OptimizeAt; }
+  void startOptimize();
+  void endOptimize(bool Ended, int Status, double Millis);
   bool startNext();
+  void measure(StringRef Path, CandidateResult &R);
+  void endLink(const RunningLink &L, bool Ended, int Status, const char *StopReason);
+  void runBeside();
+  void waitAndReap(std::optional<double> AllowanceLeft);
+  // Candidate links that ended, the longest of each kind (0: none yet): what the next is
+  // expected to take.
+  double LongestLinkMillis = 0, LongestReplayMillis = 0;
+  // While clang's link runs (the command only links): a thread keeps the threads it leaves
+  // busy, starting the next candidate when one ends, until finish() stops it.
+  std::thread Beside;
+  std::atomic<bool> StopBeside{false};
+  int WakeFd = -1; // an eventfd: written to stop the thread
+  void joinBeside() {
+    StopBeside = true;
+    if (Beside.joinable()) {
+      uint64_t One = 1;
+      (void)!::write(WakeFd, &One, sizeof One);
+      Beside.join();
+    }
+    if (WakeFd >= 0)
+      ::close(WakeFd), WakeFd = -1;
+  }
   void killActive();
   void finish(double BaselineMillis);
 };
@@ -194,6 +270,7 @@ void OwnedLTOLink::prepare() {
   // The candidates: clang's exact linker command, the output redirected, the candidate's
   // arguments appended (lld takes the last of a repeated option).
   const bool Thin = C.getDriver().getLTOMode() == LTOK_Thin;
+  const unsigned LTOLevel = ltoLevel(Args);
   // The agent's proposals first (ranked on this program), then the configured candidates.
   std::vector<std::optional<float>> Predicted;
   std::string AgentSpace;
@@ -241,10 +318,21 @@ void OwnedLTOLink::prepare() {
       if (StringRef(Args[I]) == "-o" && I + 1 < Args.size())
         Cmd.push_back(std::string(Temp)), ++I;
     }
-    for (std::string &Arg : extraLinkerArgs(Spec, Thin))
+    std::vector<std::string> Base = Cmd;
+    for (std::string &Arg : extraLinkerArgs(Spec, Thin, LTOLevel))
       Cmd.push_back(std::move(Arg));
     Temps.push_back(std::string(Temp));
     Commands.push_back(std::move(Cmd));
+    ReplayCommands.emplace_back();
+    if (Spec.AfterLTOPipeline && !Thin && Cfg.LinkReplay) {
+      if (Replay == ReplayState::Off)
+        prepareReplay(Base, LTOLevel);
+      if (Replay == ReplayState::Waiting) {
+        for (std::string &Arg : extraLinkerArgs(Spec, Thin, LTOLevel, OptimizedPath))
+          Base.push_back(std::move(Arg));
+        ReplayCommands.back() = std::move(Base);
+      }
+    }
     CandidateReport R;
     R.Name = Name;
     if (Predicted[K]) {
@@ -261,10 +349,93 @@ void OwnedLTOLink::prepare() {
                   : std::max(1u, llvm::hardware_concurrency().compute_thread_count());
 }
 
-// Starts candidate Next (or records why it cannot run); false when none is left.
+// The link that optimizes the program once, from a candidate's command (Cmd, its output
+// redirected): writing nothing but the saved module, it replaces the output by /dev/null.
+void OwnedLTOLink::prepareReplay(const std::vector<std::string> &Cmd, unsigned Level) {
+  (void)Level;
+  Replay = ReplayState::Failed;
+  D.ReplayOutcome = "not_run";
+  if (!sys::fs::exists(ltoPluginPath())) {
+    D.ReplayNote = "smartcc's LTO pass plugin is missing: " + ltoPluginPath();
+    return;
+  }
+  SmallString<128> Path;
+  if (std::error_code EC = sys::fs::createTemporaryFile("smartcc-lto-optimized", "bc", Path)) {
+    D.ReplayNote = "no temporary file: " + EC.message();
+    return;
+  }
+  if (!fitsInPipeline(Path)) {
+    sys::fs::remove(Path);
+    D.ReplayNote = ("the temporary directory's path cannot go in a pass pipeline: " + Path).str();
+    return;
+  }
+  OptimizedPath = std::string(Path);
+  OptimizeCmd = Cmd;
+  for (size_t I = 0; I + 1 < OptimizeCmd.size(); ++I)
+    if (OptimizeCmd[I] == "-o")
+      OptimizeCmd[I + 1] = "/dev/null";
+  OptimizeCmd.push_back("--load-pass-plugin=" + ltoPluginPath());
+  OptimizeCmd.push_back("--lto-emit-llvm");
+  // First of all: while clang's link runs, on the thread it leaves (the command only links),
+  // or beside the first candidate when clang's link has ended.
+  OptimizeAt = 0;
+  Replay = ReplayState::Waiting;
+  D.ReplayOutcome = "";
+}
+
+// Starts the optimizing link, its environment telling the plugin where to save the module.
+void OwnedLTOLink::startOptimize() {
+  std::vector<std::string> Env;
+  for (char **E = environ; *E; ++E)
+    if (!StringRef(*E).starts_with(std::string(SaveOptimizedEnv) + "="))
+      Env.push_back(*E);
+  Env.push_back(std::string(SaveOptimizedEnv) + "=" + OptimizedPath);
+  std::vector<StringRef> EnvRefs(Env.begin(), Env.end());
+  std::vector<StringRef> Argv(OptimizeCmd.begin(), OptimizeCmd.end());
+  std::optional<StringRef> Null = StringRef("/dev/null");
+  std::string Err;
+  sys::ProcessInfo PI = sys::ExecuteNoWait(Argv[0], Argv, ArrayRef<StringRef>(EnvRefs),
+                                           {Null, Null, Null}, 0, &Err);
+  if (PI.Pid == sys::ProcessInfo::InvalidPid) {
+    Replay = ReplayState::Failed;
+    D.ReplayOutcome = "not_run";
+    D.ReplayNote = "could not start the optimizing link: " + Err;
+    return;
+  }
+  Active.push_back({OptimizeIndex, PI, std::chrono::steady_clock::now()});
+  Replay = ReplayState::Running;
+}
+
+// The optimizing link ended (or was stopped: !Ended): replay is ready when it saved a module.
+void OwnedLTOLink::endOptimize(bool Ended, int Status, double Millis) {
+  D.ReplayMillis = Millis;
+  uint64_t Size = 0;
+  if (!Ended) {
+    D.ReplayNote = "the optimizing link was stopped (link_time)";
+  } else if (WIFSIGNALED(Status)) {
+    D.ReplayNote = std::string("the optimizing link crashed: ") + strsignal(WTERMSIG(Status));
+  } else if (WEXITSTATUS(Status) != 0) {
+    D.ReplayNote = "the optimizing link failed with status " + std::to_string(WEXITSTATUS(Status));
+  } else if (sys::fs::file_size(OptimizedPath, Size) || Size == 0) {
+    D.ReplayNote = "the optimizing link saved no module";
+  } else {
+    Replay = ReplayState::Ready;
+    D.ReplayOutcome = "ok";
+    return;
+  }
+  Replay = ReplayState::Failed;
+  D.ReplayOutcome = Ended ? "failed" : "timeout";
+}
+
+// Starts candidate Next (or records why it cannot run, or the optimizing link before it);
+// false when none is left or the next one waits for the optimizing link.
 bool OwnedLTOLink::startNext() {
-  if (Next >= Commands.size())
+  if (Next >= Commands.size() || nextMustWait())
     return false;
+  if (optimizeIsNext()) {
+    startOptimize();
+    return true;
+  }
   CandidateResult &R = D.Candidates[Next].Result;
   if (usesPlugin(Specs[Next]) && !sys::fs::exists(ltoPluginPath())) {
     R.Result = Outcome::NotRun;
@@ -273,7 +444,10 @@ bool OwnedLTOLink::startNext() {
     return true;
   }
   std::optional<StringRef> Null = StringRef("/dev/null");
-  std::vector<StringRef> Argv(Commands[Next].begin(), Commands[Next].end());
+  const bool Replaying = replays(Next);
+  D.Candidates[Next].Replayed = Replaying;
+  const std::vector<std::string> &Cmd = Replaying ? ReplayCommands[Next] : Commands[Next];
+  std::vector<StringRef> Argv(Cmd.begin(), Cmd.end());
   std::string Err;
   sys::ProcessInfo PI =
       sys::ExecuteNoWait(Argv[0], Argv, std::nullopt, {Null, Null, Null}, 0, &Err);
@@ -293,6 +467,8 @@ static void stopLink(const RunningLink &L, StringRef Output) {
   int Status = 0;
   ::kill(L.PI.Pid, SIGKILL);
   waitForExit(L.PI.Pid, -1, Status);
+  if (Output.empty()) // the optimizing link writes to /dev/null
+    return;
   StringRef Dir = sys::path::parent_path(Output);
   std::string Prefix = (sys::path::filename(Output) + ".tmp").str();
   std::error_code EC;
@@ -305,30 +481,110 @@ static void stopLink(const RunningLink &L, StringRef Output) {
 // Stops the candidate links still running, unmeasured.
 void OwnedLTOLink::killActive() {
   for (RunningLink &L : Active)
-    stopLink(L, Temps[L.Index]);
+    stopLink(L, L.Index == OptimizeIndex ? "" : Temps[L.Index]);
   Active.clear();
 }
 
+// Measures a link's output as a linked image into R.
+void OwnedLTOLink::measure(StringRef Path, CandidateResult &R) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
+  if (!Buf) {
+    R.Result = Outcome::CodegenFailed;
+    R.setMessage(("cannot read the output: " + Buf.getError().message()).c_str());
+    return;
+  }
+  Expected<FileSize> Size = measureFile((*Buf)->getMemBufferRef());
+  if (!Size) {
+    R.Result = Outcome::CodegenFailed;
+    R.setMessage(toString(Size.takeError()).c_str());
+    return;
+  }
+  R.Result = Outcome::Ok;
+  R.Object = Size->Size;
+}
+
+// Records how link L ended (Ended false: out of time, StopReason says which limit; it is
+// stopped here), already removed from Active.
+void OwnedLTOLink::endLink(const RunningLink &L, bool Ended, int Status,
+                           const char *StopReason) {
+  if (L.Index == OptimizeIndex) {
+    if (!Ended)
+      stopLink(L, "");
+    endOptimize(Ended, Status, millisSince(L.Start));
+    return;
+  }
+  CandidateResult &R = D.Candidates[L.Index].Result;
+  R.Millis = millisSince(L.Start);
+  if (Ended) {
+    double &Longest = D.Candidates[L.Index].Replayed ? LongestReplayMillis : LongestLinkMillis;
+    Longest = std::max(Longest, R.Millis);
+  }
+  if (!Ended) {
+    stopLink(L, Temps[L.Index]);
+    R.Result = Outcome::Timeout;
+    R.setMessage(StopReason);
+  } else if (WIFSIGNALED(Status)) {
+    R.Result = Outcome::Crashed;
+    R.Signal = WTERMSIG(Status);
+    R.setMessage(strsignal(WTERMSIG(Status)));
+  } else if (WEXITSTATUS(Status) != 0) {
+    R.Result = Outcome::CodegenFailed;
+    R.setMessage(("the link failed with status " + std::to_string(WEXITSTATUS(Status))).c_str());
+  } else {
+    measure(Temps[L.Index], R);
+  }
+}
+
+// Waits until an active link ends, one runs out of time or WakeFd is written, then ends each
+// link that has ended or is out of time: its own timeout_ms, or the shared allowance when
+// AllowanceLeft (ms) is given. Every link ended is seen as soon as it ends, so that its time
+// is its own and its thread takes the next candidate at once.
+void OwnedLTOLink::waitAndReap(std::optional<double> AllowanceLeft) {
+  std::vector<int> Fds{WakeFd};
+  double Wait = AllowanceLeft ? *AllowanceLeft : double(Cfg.TimeoutMs);
+  for (const RunningLink &L : Active) {
+    Fds.push_back(openPidFd(L.PI.Pid));
+    Wait = std::min(Wait, double(Cfg.TimeoutMs) - millisSince(L.Start));
+  }
+  auto WaitStart = std::chrono::steady_clock::now();
+  if (Wait > 0)
+    waitForAnyExit(Fds, int(std::ceil(Wait)));
+  const bool SharedOut = AllowanceLeft && millisSince(WaitStart) >= *AllowanceLeft;
+  for (size_t I = 1; I < Fds.size(); ++I)
+    if (Fds[I] >= 0)
+      ::close(Fds[I]);
+  for (size_t I = 0; I < Active.size();) {
+    RunningLink L = Active[I];
+    int Status = 0;
+    bool Ended = waitForExit(L.PI.Pid, 0, Status);
+    bool OwnOut = millisSince(L.Start) >= double(Cfg.TimeoutMs);
+    if (!Ended && !OwnOut && !SharedOut) {
+      ++I;
+      continue;
+    }
+    Active.erase(Active.begin() + I);
+    endLink(L, Ended, Status, OwnOut ? "timeout_ms" : "beyond link_time");
+  }
+}
+
+// The thread beside clang's link: one candidate link after another on the threads clang's
+// link leaves, each within timeout_ms (link_time is counted from clang's link's end), until
+// finish() or the handle's end stops it (WakeFd).
+void OwnedLTOLink::runBeside() {
+  while (!StopBeside) {
+    while (Active.size() + 1 < Jobs && startNext())
+      ;
+    if (Active.empty())
+      return;
+    waitAndReap(std::nullopt);
+  }
+}
+
 void OwnedLTOLink::finish(double BaselineMillis) {
+  joinBeside();
   D.BaselineMillis = BaselineMillis;
-  auto Measure = [&](StringRef Path, CandidateResult &R) {
-    ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
-    if (!Buf) {
-      R.Result = Outcome::CodegenFailed;
-      R.setMessage(("cannot read the output: " + Buf.getError().message()).c_str());
-      return;
-    }
-    Expected<FileSize> Size = measureFile((*Buf)->getMemBufferRef());
-    if (!Size) {
-      R.Result = Outcome::CodegenFailed;
-      R.setMessage(toString(Size.takeError()).c_str());
-      return;
-    }
-    R.Result = Outcome::Ok;
-    R.Object = Size->Size;
-  };
   CandidateResult Base;
-  Measure(Output, Base);
+  measure(Output, Base);
   if (Base.Result != Outcome::Ok) {
     D.Note = std::string("cannot measure clang's link: ") + Base.Message;
   } else {
@@ -355,19 +611,44 @@ void OwnedLTOLink::finish(double BaselineMillis) {
   // (the IR outliner's link takes 1.1-1.4x the machine outliner's), and one started with
   // barely its expected time left was seen killed just short of its end.
   constexpr double StartMargin = 1.2;
-  double ExpectedMillis = BaselineMillis;
+  // A replaying candidate only generates code: before one has ended, expected to take what
+  // clang's link took beyond optimizing the program (at least 40 % of it: code generation
+  // with the machine outliner takes longer), then the longest that has.
+  auto ExpectedFor = [&](size_t K) {
+    if (!replays(K))
+      return std::max(BaselineMillis, LongestLinkMillis);
+    if (LongestReplayMillis > 0)
+      return LongestReplayMillis;
+    return std::max(0.4 * BaselineMillis, BaselineMillis - D.ReplayMillis);
+  };
   // Without a measured baseline none could ship: none runs, those started beside clang's link
   // are stopped.
   if (!D.BaselineMeasured) {
     for (const RunningLink &L : Active)
-      D.Candidates[L.Index].Result.Result = Outcome::NotRun;
+      if (L.Index != OptimizeIndex)
+        D.Candidates[L.Index].Result.Result = Outcome::NotRun;
     killActive();
+    if (Replay == ReplayState::Running)
+      Replay = ReplayState::Failed, D.ReplayOutcome = "not_run";
     for (; Next < Commands.size(); ++Next)
       D.Candidates[Next].Result.Result = Outcome::NotRun;
   }
   while (Next < Commands.size() || !Active.empty()) {
-    while (Next < Commands.size() && Active.size() < Jobs) {
-      if (AllowanceLeft() <= 0 || (Allowance && AllowanceLeft() < StartMargin * ExpectedMillis)) {
+    while (Next < Commands.size() && Active.size() < Jobs && !nextMustWait()) {
+      if (optimizeIsNext()) {
+        // Worth it only if a replaying candidate can still end after it.
+        // (The two together take about clang's link: half of it each.)
+        if (Allowance && AllowanceLeft() < StartMargin * BaselineMillis) {
+          Replay = ReplayState::Failed;
+          D.ReplayOutcome = "not_run";
+          D.ReplayNote = "beyond link_time";
+          continue;
+        }
+        startOptimize();
+        continue;
+      }
+      if (AllowanceLeft() <= 0 ||
+          (Allowance && AllowanceLeft() < StartMargin * ExpectedFor(Next))) {
         CandidateResult &R = D.Candidates[Next++].Result;
         R.Result = Outcome::NotRun;
         R.setMessage("beyond link_time");
@@ -377,33 +658,11 @@ void OwnedLTOLink::finish(double BaselineMillis) {
     }
     if (Active.empty())
       continue;
-    // Oldest first: waiting for it blocks (no polling) until it ends, its own timeout_ms or
-    // the shared link_time allowance.
-    RunningLink L = Active.front();
-    Active.erase(Active.begin());
-    double OwnLeft = double(Cfg.TimeoutMs) - millisSince(L.Start);
-    double Left = std::min(OwnLeft, AllowanceLeft());
-    int Status = 0;
-    bool Ended = Left > 0 && waitForExit(L.PI.Pid, int(std::ceil(Left)), Status);
-    CandidateResult &R = D.Candidates[L.Index].Result;
-    R.Millis = millisSince(L.Start);
-    if (Ended)
-      ExpectedMillis = std::max(ExpectedMillis, R.Millis);
-    if (!Ended) { // out of time
-      stopLink(L, Temps[L.Index]);
-      R.Result = Outcome::Timeout;
-      R.setMessage(OwnLeft <= Left ? "timeout_ms" : "beyond link_time");
-    } else if (WIFSIGNALED(Status)) {
-      R.Result = Outcome::Crashed;
-      R.Signal = WTERMSIG(Status);
-      R.setMessage(strsignal(WTERMSIG(Status)));
-    } else if (WEXITSTATUS(Status) != 0) {
-      R.Result = Outcome::CodegenFailed;
-      R.setMessage(("the link failed with status " + std::to_string(WEXITSTATUS(Status))).c_str());
-    } else {
-      Measure(Temps[L.Index], R);
-    }
+    waitAndReap(Allowance ? std::optional<double>(AllowanceLeft()) : std::nullopt);
   }
+  // The optimizing link may have been prepared for candidates that never started.
+  if (Replay == ReplayState::Waiting)
+    D.ReplayOutcome = "not_run", D.ReplayNote = "no replaying candidate ran";
   for (CandidateReport &R : D.Candidates)
     if (R.Result.Result == Outcome::Ok)
       R.Value = metricValue(R.Result.Object, 0, D.SizeMetric);
@@ -438,9 +697,12 @@ LTOLinkHandle &LTOLinkHandle::operator=(LTOLinkHandle &&) = default;
 LTOLinkHandle::~LTOLinkHandle() {
   if (!L)
     return;
+  L->joinBeside();
   L->killActive();
   for (const std::string &T : L->Temps)
     sys::fs::remove(T);
+  if (!L->OptimizedPath.empty())
+    sys::fs::remove(L->OptimizedPath);
 }
 
 LTOLinkHandle beginLTOLink(const Compilation &C, const Config &Cfg) {
@@ -466,8 +728,9 @@ LTOLinkHandle beginLTOLink(const Compilation &C, const Config &Cfg) {
   // candidates (and the link agent, which reads the inputs) wait for the compiles.
   if (C.getJobs().size() == 1) {
     L.prepare();
-    while (L.Active.size() + 1 < L.Jobs && L.startNext())
-      ;
+    L.WakeFd = ::eventfd(0, EFD_CLOEXEC);
+    if (L.Jobs > 1 && L.WakeFd >= 0)
+      L.Beside = std::thread([&L] { L.runBeside(); });
   }
   return H;
 }

@@ -689,6 +689,11 @@ Error parseLinkCandidate(StringRef Source, const std::string &Path, const toml::
       E = readStringArray(Source, *V, KeyPath, Spec.Pipeline);
     } else if (Key == "skip_targets") {
       E = readStringArray(Source, *V, KeyPath, Spec.SkipTargets);
+    } else if (Key == "after_lto_pipeline") {
+      if (!V->is_boolean())
+        E = nodeError(Source, *V, "'" + KeyPath + "' must be a boolean (true or false)");
+      else
+        Spec.AfterLTOPipeline = V->as_boolean()->get();
     } else if (Key == "llvm_args" || Key == "linker_args") {
       std::vector<std::string> &Dst = Key == "llvm_args" ? Spec.LLVMArgs : Spec.LinkerArgs;
       E = readStringArray(Source, *V, KeyPath, Dst);
@@ -705,6 +710,13 @@ Error parseLinkCandidate(StringRef Source, const std::string &Path, const toml::
     if (E)
       return E;
   }
+  // What runs after LTO's pipeline cannot contain it again.
+  if (Spec.AfterLTOPipeline)
+    for (const std::string &Stage : Spec.Pipeline)
+      if (StringRef(Stage).starts_with("lto<") || StringRef(Stage).starts_with("thinlto<"))
+        return nodeError(Source, *T->get("pipeline"),
+                         "'" + Path + ".pipeline' runs after LTO's pipeline "
+                         "(after_lto_pipeline): leave '" + Stage + "' out");
   return Error::success();
 }
 
@@ -1055,6 +1067,8 @@ std::string formatLinkCandidate(const LinkCandidateSpec &C) {
     Out += ", linker_args = " + formatValue(C.LinkerArgs);
   if (!C.SkipTargets.empty())
     Out += ", skip_targets = " + formatValue(C.SkipTargets);
+  if (C.AfterLTOPipeline)
+    Out += ", after_lto_pipeline = true";
   return Out + " }";
 }
 

@@ -39,6 +39,11 @@ struct LinkCandidateSpec {
   std::vector<std::string> LinkerArgs; // any other linker arguments, appended as given
   // Target triple prefixes where the candidate is not run (as CandidateSpec::SkipTargets).
   std::vector<std::string> SkipTargets;
+  // It continues from LTO's own optimized program (the link's default pipeline, lld's
+  // lto<ON>): Pipeline is what runs after it. A full-LTO link optimizes the program once for
+  // all such candidates and each replays it (link_replay; driver/LTOLink.cpp), so that they
+  // cost code generation, not a whole link; otherwise lto<ON> is put in front of Pipeline.
+  bool AfterLTOPipeline = false;
 };
 
 struct Config {
@@ -86,6 +91,9 @@ struct Config {
   // Wall time of the link candidates together, in percent of clang's own link: with two
   // candidates per hardware thread the whole link stays within 3x clang's (issue 19's limit).
   unsigned LinkTime = 200;
+  // Full-LTO links: link candidates after_lto_pipeline replay the program LTO's pipeline
+  // optimized once, instead of each optimizing it again.
+  bool LinkReplay = true;
   std::map<std::string, LinkCandidateSpec> LinkCandidateLibrary;
 
   // Where each setting's value came from ("default", a file path, "SMARTCC_METRIC", ...).

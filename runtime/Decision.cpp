@@ -182,6 +182,17 @@ void printExplain(const TUDecision &D, raw_ostream &OS) {
   }
   if (!D.BudgetNote.empty())
     OS << "  budget: " << D.BudgetNote << "\n";
+  if (!D.ReplayOutcome.empty()) {
+    std::string Replayed;
+    for (const CandidateReport &C : D.Candidates)
+      if (C.Replayed)
+        Replayed += (Replayed.empty() ? "" : ", ") + C.Name;
+    OS << format("  replay: the program optimized once (%s, %.0f ms)", D.ReplayOutcome.c_str(),
+                 D.ReplayMillis);
+    if (!D.ReplayNote.empty())
+      OS << ": " << D.ReplayNote;
+    OS << "; replayed by " << (Replayed.empty() ? "none" : Replayed) << "\n";
+  }
   if (D.Winner < 0)
     OS << "  kept clang's output: " << D.KeptReason << "\n";
   if (!D.Note.empty())
@@ -245,6 +256,8 @@ std::string toJSONLine(const TUDecision &D) {
     }
     if (C.Result.Message[0])
       O["message"] = C.Result.Message;
+    if (C.Replayed)
+      O["replayed"] = true;
     if (C.Predicted) {
       O["sequence"] = C.Sequence;
       O["predicted_percent"] = double(*C.Predicted);
@@ -288,6 +301,12 @@ std::string toJSONLine(const TUDecision &D) {
     Line["regalloc"] = D.RegAllocModel;
   if (!D.BudgetNote.empty())
     Line["budget"] = D.BudgetNote;
+  if (!D.ReplayOutcome.empty()) {
+    json::Object Replay{{"outcome", D.ReplayOutcome}, {"ms", D.ReplayMillis}};
+    if (!D.ReplayNote.empty())
+      Replay["message"] = D.ReplayNote;
+    Line["replay"] = std::move(Replay);
+  }
   std::string S;
   raw_string_ostream(S) << json::Value(std::move(Line)) << "\n";
   return S;

@@ -39,6 +39,7 @@ struct CandidateReport {
   std::string Sequence;              // an agent proposal's action sequence
   std::string ActionSpace;           // ... and the space its action names come from
   std::optional<float> Predicted;    // its predicted gain, 100*log(clang / candidate)
+  bool Replayed = false; // a link candidate that replayed the optimized program (LTOLink.cpp)
 };
 
 struct TUDecision {
@@ -71,6 +72,11 @@ struct TUDecision {
   unsigned AgentModules = 0;
   unsigned Effort = 1;
   std::string BudgetNote;    // candidates the candidate budget left out, and why
+  // Links: the one optimization of the program that after_lto_pipeline candidates replay:
+  // "" (none prepared), "ok", "failed", "timeout" or "not_run"; its wall time; why not ok.
+  std::string ReplayOutcome;
+  double ReplayMillis = 0;
+  std::string ReplayNote;
 
   uint64_t shippedValue() const {
     return Winner >= 0 ? Candidates[Winner].Value : BaselineValue;

@@ -15,16 +15,25 @@
 //                                      for the module's target (policies/models/inliner), or
 //                                      the model file PATH ("heuristic": LLVM's own answers
 //                                      through the same advisor); an error fails the link
+//   smartcc-replay-optimized<PATH>     replaces the merged module by the optimized one in PATH
+//                                      (lld --lto-emit-llvm's output of the same link), so
+//                                      that only what follows it runs again
+//                                      (runtime/lto/OptimizedModuleReplay.h)
+//
+// With SMARTCC_LTO_SAVE_OPTIMIZED=PATH in its environment, the plugin also saves the module at
+// the end of LTO's default pipeline to PATH (what replay reads).
 //
 // It links libLLVM (the same shared library lld uses) and the ML inliner's sources, compiled
 // into it (runtime/CMakeLists.txt), nothing else of smartcc.
 #include "policies/inliner/MLInlineAdvisor.h"
 #include "runtime/MacroPipelines.h"
+#include "runtime/lto/OptimizedModuleReplay.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassManager.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Plugins/PassPlugin.h" // LLVM 22 moved it from llvm/Passes
 #include "llvm/Support/ErrorHandling.h"
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -123,6 +132,14 @@ bool parseMacro(PassBuilder &PB, StringRef Name, ModulePassManager &MPM) {
   return smartcc::addMacroPipeline(PB, Macro, Level, MPM);
 }
 
+bool parseReplay(StringRef Name, ModulePassManager &MPM) {
+  if (!Name.consume_front("smartcc-replay-optimized<") || !Name.consume_back(">") ||
+      Name.empty())
+    return false;
+  MPM.addPass(smartcc::ReplayOptimizedModulePass(Name));
+  return true;
+}
+
 } // namespace
 
 extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
@@ -131,7 +148,14 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
                 [&PB](StringRef Name, ModulePassManager &MPM,
                       ArrayRef<PassBuilder::PipelineElement>) {
                   return parseFunctionAttr(Name, MPM) || parseMacro(PB, Name, MPM) ||
-                         parseMLInliner(Name, MPM);
+                         parseMLInliner(Name, MPM) || parseReplay(Name, MPM);
                 });
+            if (const char *Save = std::getenv(smartcc::SaveOptimizedEnv); Save && *Save) {
+              std::string Path = Save;
+              PB.registerFullLinkTimeOptimizationLastEPCallback(
+                  [Path](ModulePassManager &MPM, OptimizationLevel) {
+                    MPM.addPass(smartcc::SaveOptimizedModulePass(Path));
+                  });
+            }
           }};
 }

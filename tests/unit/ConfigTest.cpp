@@ -515,6 +515,14 @@ TEST_F(ConfigTest, LinkCandidates) {
     EXPECT_TRUE(C->LinkCandidateLibrary.count(N)) << N;
   EXPECT_EQ(C->LinkCandidateLibrary.at("lto-oz-pipeline").Pipeline,
             std::vector<std::string>{"default<Oz>"});
+  // Candidates that continue from LTO's pipeline say so (and leave lto<O2> out): in a
+  // full-LTO link they replay the program optimized once.
+  EXPECT_FALSE(C->LinkCandidateLibrary.at("lto-oz-pipeline").AfterLTOPipeline);
+  EXPECT_TRUE(C->LinkCandidateLibrary.at("lto-icf-outliner").AfterLTOPipeline);
+  EXPECT_EQ(C->LinkCandidateLibrary.at("lto-merge-functions").Pipeline,
+            std::vector<std::string>{"mergefunc"});
+  EXPECT_TRUE(C->LinkCandidateLibrary.at("lto-merge-functions").AfterLTOPipeline);
+  EXPECT_TRUE(C->LinkReplay);
 
   // A user's own, with every key; an unknown name is named with its source.
   Vars["XDG_CONFIG_HOME"] = Root + "/xdg";
@@ -543,6 +551,33 @@ TEST_F(ConfigTest, LinkCandidates) {
   write("xdg/smartcc/config.toml", "[link_candidate.bad]\nwhat = 1\n");
   Msg = loadError();
   EXPECT_NE(Msg.find("unknown key 'link_candidate.bad.what'"), std::string::npos) << Msg;
+  // after_lto_pipeline: a boolean; what runs after LTO's pipeline cannot hold it again (the
+  // pipeline's line is named).
+  write("xdg/smartcc/config.toml", "[link_candidate.late]\nafter_lto_pipeline = true\n"
+                                   "pipeline = ['mergefunc']\n");
+  C = load();
+  ASSERT_LOADED(C);
+  EXPECT_TRUE(C->LinkCandidateLibrary.at("late").AfterLTOPipeline);
+  write("xdg/smartcc/config.toml", "[link_candidate.bad]\nafter_lto_pipeline = 'yes'\n");
+  Msg = loadError();
+  EXPECT_NE(Msg.find("'link_candidate.bad.after_lto_pipeline' must be a boolean"),
+            std::string::npos)
+      << Msg;
+  write("xdg/smartcc/config.toml", "[link_candidate.bad]\nafter_lto_pipeline = true\n"
+                                   "pipeline = ['lto<O2>', 'mergefunc']\n");
+  Msg = loadError();
+  EXPECT_NE(Msg.find("config.toml:3:"), std::string::npos) << Msg;
+  EXPECT_NE(Msg.find("'link_candidate.bad.pipeline' runs after LTO's pipeline "
+                     "(after_lto_pipeline): leave 'lto<O2>' out"),
+            std::string::npos)
+      << Msg;
+  // The environment turns replay off.
+  write("xdg/smartcc/config.toml", "");
+  Vars["SMARTCC_LINK_REPLAY"] = "0";
+  C = load();
+  ASSERT_LOADED(C);
+  EXPECT_FALSE(C->LinkReplay);
+  Vars.erase("SMARTCC_LINK_REPLAY");
 }
 
 TEST_F(ConfigTest, CandidateTableParsing) {
