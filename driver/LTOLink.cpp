@@ -376,9 +376,11 @@ void OwnedLTOLink::prepareReplay(const std::vector<std::string> &Cmd, unsigned L
       OptimizeCmd[I + 1] = "/dev/null";
   OptimizeCmd.push_back("--load-pass-plugin=" + ltoPluginPath());
   OptimizeCmd.push_back("--lto-emit-llvm");
-  // First of all: while clang's link runs, on the thread it leaves (the command only links),
-  // or beside the first candidate when clang's link has ended.
-  OptimizeAt = 0;
+  // Just before the first candidate that replays: a whole-link candidate before it (the IR
+  // outliner, first by default) starts first, at once beside clang's link. Run first instead,
+  // the optimizing link delayed it by its own time, and on small links (jansson's test
+  // programs, the 250 ms floor) the IR outliner was then killed at the allowance's end.
+  OptimizeAt = Commands.size() - 1;
   Replay = ReplayState::Waiting;
   D.ReplayOutcome = "";
 }
