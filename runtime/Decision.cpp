@@ -352,7 +352,12 @@ Counters statsDelta(const TUDecision &D) {
       C[Pre + "candidate.discarded." + outcomeName(R.Result.Result)] += 1;
     if (R.Rejected)
       C[Pre + "candidate.rejected." + R.Rejected] += 1;
+    if (R.Replayed)
+      C[Pre + "candidate.replayed"] += 1;
   }
+  // Links: how the one optimization of the program for replaying candidates went.
+  if (!D.ReplayOutcome.empty())
+    C[Pre + "replay." + D.ReplayOutcome] = 1;
   return C;
 }
 

@@ -372,6 +372,11 @@ void printLinks(Table &T) {
   T.row(2, "clang's link kept:", T.subtotal("link.kept"), Owned);
   printReasons(T, 4, "link.kept");
   printCandidates(T, "link.", 2, "link candidates evaluated:");
+  // Full-LTO links whose late candidates replayed the program optimized once (link_replay).
+  if (!T.children("link.replay").empty()) {
+    T.row(2, "program optimized once for replay:", T.subtotal("link.replay"), Owned);
+    printReasons(T, 4, "link.replay");
+  }
   T.row(2, "LTO links left to clang:", T.subtotal("link.passthrough"));
   printReasons(T, 4, "link.passthrough");
   printImage(T, "link.", "Image bytes of optimized LTO links (saved > 0 = smaller):",
