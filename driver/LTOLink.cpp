@@ -542,7 +542,12 @@ void OwnedLTOLink::endLink(const RunningLink &L, bool Ended, int Status,
 // AllowanceLeft (ms) is given. Every link ended is seen as soon as it ends, so that its time
 // is its own and its thread takes the next candidate at once.
 void OwnedLTOLink::waitAndReap(std::optional<double> AllowanceLeft) {
-  std::vector<int> Fds{WakeFd};
+  // (WakeFd is closed once the thread beside clang's link has ended: a negative entry would
+  // make waitForAnyExit poll every 50 ms, as for kernels without pidfds.)
+  std::vector<int> Fds;
+  if (WakeFd >= 0)
+    Fds.push_back(WakeFd);
+  const size_t FirstPid = Fds.size();
   double Wait = AllowanceLeft ? *AllowanceLeft : double(Cfg.TimeoutMs);
   for (const RunningLink &L : Active) {
     Fds.push_back(openPidFd(L.PI.Pid));
@@ -552,7 +557,7 @@ void OwnedLTOLink::waitAndReap(std::optional<double> AllowanceLeft) {
   if (Wait > 0)
     waitForAnyExit(Fds, int(std::ceil(Wait)));
   const bool SharedOut = AllowanceLeft && millisSince(WaitStart) >= *AllowanceLeft;
-  for (size_t I = 1; I < Fds.size(); ++I)
+  for (size_t I = FirstPid; I < Fds.size(); ++I)
     if (Fds[I] >= 0)
       ::close(Fds[I]);
   for (size_t I = 0; I < Active.size();) {
