@@ -76,9 +76,17 @@ static std::string relative(uint64_t Value, uint64_t Baseline) {
   return S;
 }
 
-static void printRow(raw_ostream &OS, StringRef Name, StringRef Value, StringRef Versus,
-                     const ObjectSize *Size, double Millis, StringRef Outcome) {
-  OS << format("  %-31s %10s %9s", Name.str().c_str(), Value.str().c_str(),
+// The name column: 31 wide, or as wide as the longest candidate name (link candidates').
+static int nameWidth(const TUDecision &D) {
+  size_t W = 31;
+  for (const CandidateReport &C : D.Candidates)
+    W = std::max(W, C.Name.size());
+  return int(W);
+}
+
+static void printRow(raw_ostream &OS, int Width, StringRef Name, StringRef Value,
+                     StringRef Versus, const ObjectSize *Size, double Millis, StringRef Outcome) {
+  OS << format("  %-*s %10s %9s", Width, Name.str().c_str(), Value.str().c_str(),
                Versus.str().c_str());
   if (Size)
     OS << format(" %8llu %7llu %6llu %7llu %6llu", (unsigned long long)Size->CodeBytes,
@@ -118,10 +126,11 @@ static void printSequenceInWords(raw_ostream &OS, const CandidateReport &C) {
 void printExplain(const TUDecision &D, raw_ostream &OS) {
   OS << "smartcc: " << D.Input << " -> " << D.Output << " (" << D.Target << ", -" << D.Level
      << ", metric " << metricName(D.SizeMetric) << "; changes: negative = smaller than clang)\n";
-  OS << format("  %-31s %10s %9s %8s %7s %6s %7s %6s %7s  %s\n", "candidate",
+  const int Width = nameWidth(D);
+  OS << format("  %-*s %10s %9s %8s %7s %6s %7s %6s %7s  %s\n", Width, "candidate",
                metricName(D.SizeMetric), "vs clang", "code", "rodata", "data", "unwind", "bss",
                "ms", "outcome");
-  printRow(OS, "clang -" + D.Level, std::to_string(D.BaselineValue), "",
+  printRow(OS, Width, "clang -" + D.Level, std::to_string(D.BaselineValue), "",
            D.BaselineMeasured ? &D.Baseline : nullptr, D.BaselineMillis,
            D.Winner < 0 ? "shipped" : "");
   for (size_t I = 0; I < D.Candidates.size(); ++I) {
@@ -134,10 +143,10 @@ void printExplain(const TUDecision &D, raw_ostream &OS) {
     if (C.Result.Result != Outcome::Ok && C.Result.Message[0])
       Outcome += std::string(": ") + C.Result.Message;
     if (C.Result.Result == Outcome::Ok)
-      printRow(OS, C.Name, std::to_string(C.Value), relative(C.Value, D.BaselineValue),
+      printRow(OS, Width, C.Name, std::to_string(C.Value), relative(C.Value, D.BaselineValue),
                &C.Result.Object, C.Result.Millis, Outcome);
     else
-      printRow(OS, C.Name, "-", "-", nullptr, C.Result.Millis, Outcome);
+      printRow(OS, Width, C.Name, "-", "-", nullptr, C.Result.Millis, Outcome);
   }
   if (!D.AgentModel.empty()) {
     OS << format("  agent %s, effort %u, %.2f ms:\n", D.AgentModel.c_str(), D.Effort,
