@@ -124,13 +124,15 @@ bool usesPlugin(const LinkCandidateSpec &S) {
 // lld's --lto-O), 2 when none is given: LTO's own pipeline is then lto<ON>.
 unsigned ltoLevel(const llvm::opt::ArgStringList &Args) {
   unsigned Level = 2;
-  for (StringRef A : Args) {
-    for (StringRef Prefix : {"-plugin-opt=O", "--plugin-opt=O", "--lto-O", "-lto-O"})
-      if (A.consume_front(Prefix) && A.size() == 1 && A[0] >= '0' && A[0] <= '3') {
-        Level = unsigned(A[0] - '0');
+  for (StringRef A : Args)
+    for (StringRef Prefix : {"-plugin-opt=O", "--plugin-opt=O", "--lto-O", "-lto-O"}) {
+      StringRef Value = A;
+      if (Value.consume_front(Prefix) && Value.size() == 1 && Value[0] >= '0' &&
+          Value[0] <= '3') {
+        Level = unsigned(Value[0] - '0');
         break;
       }
-  }
+    }
   return Level;
 }
 
@@ -213,7 +215,7 @@ struct OwnedLTOLink {
 
   OwnedLTOLink(const Compilation &C, const Config &Cfg) : C(C), Cfg(Cfg) {}
   void prepare();
-  void prepareReplay(const std::vector<std::string> &Base, unsigned Level);
+  void prepareReplay(const std::vector<std::string> &Cmd);
   bool replays(size_t K) const { return Replay == ReplayState::Ready && !ReplayCommands[K].empty(); }
   // The next candidate replays but the program is still being optimized.
   bool nextMustWait() const {
@@ -326,7 +328,7 @@ void OwnedLTOLink::prepare() {
     ReplayCommands.emplace_back();
     if (Spec.AfterLTOPipeline && !Thin && Cfg.LinkReplay) {
       if (Replay == ReplayState::Off)
-        prepareReplay(Base, LTOLevel);
+        prepareReplay(Base);
       if (Replay == ReplayState::Waiting) {
         for (std::string &Arg : extraLinkerArgs(Spec, Thin, LTOLevel, OptimizedPath))
           Base.push_back(std::move(Arg));
@@ -351,8 +353,7 @@ void OwnedLTOLink::prepare() {
 
 // The link that optimizes the program once, from a candidate's command (Cmd, its output
 // redirected): writing nothing but the saved module, it replaces the output by /dev/null.
-void OwnedLTOLink::prepareReplay(const std::vector<std::string> &Cmd, unsigned Level) {
-  (void)Level;
+void OwnedLTOLink::prepareReplay(const std::vector<std::string> &Cmd) {
   Replay = ReplayState::Failed;
   D.ReplayOutcome = "not_run";
   if (!sys::fs::exists(ltoPluginPath())) {

@@ -16,8 +16,9 @@
 //                                      the model file PATH ("heuristic": LLVM's own answers
 //                                      through the same advisor); an error fails the link
 //   smartcc-replay-optimized<PATH>     replaces the merged module by the optimized one in PATH
-//                                      (lld --lto-emit-llvm's output of the same link), so
-//                                      that only what follows it runs again
+//                                      (saved by this plugin in the same link run with lld's
+//                                      --lto-emit-llvm, below), so that only what follows it
+//                                      runs again
 //                                      (runtime/lto/OptimizedModuleReplay.h)
 //
 // With SMARTCC_LTO_SAVE_OPTIMIZED=PATH in its environment, the plugin also saves the module at
