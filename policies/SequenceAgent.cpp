@@ -50,6 +50,9 @@ Expected<SequenceAgent> SequenceAgent::fromModel(ExportedModel Model, StringRef 
     return Fail("model has " + Twine(Model.inputSize()) + " inputs; its observation (" +
                 observationName(A.Observation) + ") has " + Twine(Obs->size()));
   A.Kind = Kind.str();
+  A.NegativeGainWeight = Meta.getNumber("negative_gain_weight").value_or(0);
+  if (A.NegativeGainWeight < 0 || A.NegativeGainWeight > 1)
+    return Fail("negative_gain_weight must be within [0, 1]");
   A.Space = Meta.getString("space").value_or("").str();
   Expected<ActionSpace> Space = loadActionSpaces(A.Space);
   if (!Space)
@@ -137,7 +140,11 @@ std::vector<SequenceProposal> SequenceAgent::rankScores(const std::vector<float>
     SequenceProposal P;
     P.Actions = Sequences[I];
     P.Text = join(P.Actions, " ");
-    P.PredictedPercent = Scores[I];
+    // A model trained with a weight on losses predicts w * gain below 0 (SequenceValue.h):
+    // the explain line and the confidence margin read the gain itself.
+    P.PredictedPercent = Scores[I] < 0 && NegativeGainWeight > 0
+                             ? Scores[I] / float(NegativeGainWeight)
+                             : Scores[I];
     P.Rank = unsigned(Out.size() + 1);
     P.CoreSetIndex = unsigned(I);
     if (!LinkCandidates.empty() && !LinkCandidates[I].empty()) {

@@ -68,6 +68,7 @@ private:
   ObservationKind Observation = ObservationKind::Autophase; // metadata "observation"
   const IR2VecVocabulary *Vocab = nullptr;                   // the built-in one, when read
   std::string Space, Source, Kind;
+  double NegativeGainWeight = 0; // metadata "negative_gain_weight" (SequenceValue.h)
   std::vector<std::vector<std::string>> Sequences;
   std::vector<std::string> LinkCandidates; // per column: NAME of "link:NAME", else ""
 };

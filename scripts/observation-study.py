@@ -3,6 +3,7 @@
 
   python3 scripts/observation-study.py AGENT_DIR --corpus ROOT [--bin build/bin]
                                        [--epochs 300] [--seed 1] [--variants a,i,b,b+ae]
+                                       [--negative-gain-weight W]
 
 AGENT_DIR holds value tables measured by smartcc-coreset on one core set (train-agent.sh's
 layout): table/ (training split), table-val/ (validation), table-eval/ (the reserved packages,
@@ -17,7 +18,11 @@ scored on the eval table (smartcc-train --score, observations re-read from ROOT/
   a+ae   autophase-log1p, hidden layers pretrained as a denoising autoencoder
   b+ae   both, with the pretrained encoder
 
-Writes AGENT_DIR/observation-study.md (one row per variant: effort-1, top-1, oracle share,
+--negative-gain-weight W trains every variant on W * gain for losing sequences (smartcc-train's
+option; run directories VARIANT-wW-seedN). Each score also prints the model's training prior
+(each sequence's mean target: the fixed ranking a model must beat), reported as a "prior" row.
+
+Writes AGENT_DIR/observation-study[-wW]-seedN.md (one row per variant: effort-1, top-1, oracle share,
 top-1 accuracy, Spearman, regret, single-trial wins/losses; validation and eval) and prints it.
 Python 3 standard library only.
 """
@@ -53,12 +58,17 @@ def run(cmd, log):
 
 
 def score(bin_dir, model, table, corpus, log):
+    """The model's figures and its prior's (None for a model that records no prior)."""
     out = run([os.path.join(bin_dir, "smartcc-train"), "--trainer", "value", "--score", model,
                "--table", table, "--corpus", corpus], log)
-    m = FIG.search(out)
-    if not m:
+    figs = {}
+    for line in out.splitlines():
+        m = FIG.search(line)
+        if m:
+            figs[line.split()[0]] = m.groupdict()
+    if "model" not in figs:
         sys.exit("observation-study: cannot read the figures of %s" % model)
-    return m.groupdict()
+    return figs["model"], figs.get("prior")
 
 
 def main():
@@ -69,6 +79,7 @@ def main():
     ap.add_argument("--epochs", type=int, default=300)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--variants", default="a,i,b,a+ae,b+ae")
+    ap.add_argument("--negative-gain-weight", type=float, default=0.0)
     a = ap.parse_args()
     d = os.path.abspath(a.dir)
     train_pool, eval_dir = os.path.join(a.corpus, "train-pool"), os.path.join(a.corpus, "eval")
@@ -79,11 +90,14 @@ def main():
         if name not in VARIANTS:
             sys.exit("observation-study: unknown variant %s (%s)" % (name, ", ".join(VARIANTS)))
         obs, pretrain = VARIANTS[name]
-        rdir = os.path.join(d, "runs", "%s-seed%d" % (name, a.seed))
+        w = a.negative_gain_weight
+        rdir = os.path.join(d, "runs", "%s%s-seed%d" % (name, "-w%g" % w if w else "", a.seed))
         cmd = [os.path.join(a.bin, "smartcc-train"), "--trainer", "value",
                "--table", os.path.join(d, "table"), "--validation-table", os.path.join(d, "table-val"),
                "--run", rdir, "--epochs", str(a.epochs), "--seed", str(a.seed),
                "--observation", obs, "--corpus", train_pool]
+        if w:
+            cmd += ["--negative-gain-weight", str(w)]
         if pretrain:
             cmd += ["--pretrain-epochs", str(pretrain)]
             unl = os.path.join(d, "unlabeled.txt")
@@ -92,8 +106,10 @@ def main():
         print("[%d/%d] %s: training (%s)" % (k + 1, len(names), name, obs), flush=True)
         run(cmd, log)
         model = os.path.join(rdir, "model.smm")
-        val = score(a.bin, model, os.path.join(d, "table-val"), train_pool, log)
-        ev = score(a.bin, model, os.path.join(d, "table-eval"), eval_dir, log)
+        val, val_prior = score(a.bin, model, os.path.join(d, "table-val"), train_pool, log)
+        ev, ev_prior = score(a.bin, model, os.path.join(d, "table-eval"), eval_dir, log)
+        if ev_prior and not any(r[0] == "prior" for r in rows):
+            rows.insert(0, ("prior", "-", 0, val_prior, ev_prior))
         rows.append((name, obs, pretrain, val, ev))
         print("    eval effort-1 %s, oracle share %s %%, Spearman %s" % (ev["e1"], ev["share"],
                                                                      ev["rho"]), flush=True)
@@ -102,11 +118,14 @@ def main():
              "single trial won/tied/lost |", "|---" * 12 + "|"]
     for name, obs, pretrain, val, ev in rows:
         lines.append("| %s | %s | %s | %s | %s | %s | %s | %s %% | %s | %s | %s | %s/%s/%s |" % (
-            name, obs, "autoencoder %d epochs" % pretrain if pretrain else "-", val["e1"], ev["e1"],
+            name, obs if name != "prior" else "- (fixed: each sequence's mean training target)",
+            "autoencoder %d epochs" % pretrain if pretrain else "-", val["e1"], ev["e1"],
             ev["top1"], ev["oracle"], ev["share"], ev["acc"], ev["rho"], ev["regret"], ev["won"],
             ev["tied"], ev["lost"]))
     text = "\n".join(lines) + "\n"
-    with open(os.path.join(d, "observation-study.md"), "w") as f:
+    out = "observation-study%s-seed%d.md" % ("-w%g" % a.negative_gain_weight
+                                              if a.negative_gain_weight else "", a.seed)
+    with open(os.path.join(d, out), "w") as f:
         f.write(text)
     print(text)
 

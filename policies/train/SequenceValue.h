@@ -51,7 +51,24 @@ struct SequenceValueOptions {
   // learns the values. 0: no pretraining.
   unsigned PretrainEpochs = 0;
   std::vector<std::vector<float>> Unlabeled;
+  // Losing sequences (measured larger than -Oz) are worth 0 to a TU (clang's object is kept),
+  // and with weight 0 the model learns exactly that: every loser is a tie at 0, ranked among
+  // themselves at random. A small weight w > 0 trains on w * gain for losses instead (recorded
+  // in the model as "negative_gain_weight", SequenceAgent divides it back out), so the model
+  // also orders the losers (calibration, issue 21) while the winners still dominate the loss.
+  double NegativeGainWeight = 0;
 };
+
+// The training target of one measured column: 100 * log(clang / value) in percent, clipped to
+// +-50 (beyond that a module is an outlier whose exact size teaches nothing about ranking);
+// a loss is multiplied by NegativeWeight (0: clipped to 0).
+double valueTarget(double Clang, double Value, double NegativeWeight);
+
+// The prior: each column's mean training target, i.e. the best fixed ranking, which knows
+// nothing of the TU. The network starts from it, the model records it ("prior"), and every
+// score reports it beside the model's figures: a chooser that does not beat it has learned
+// nothing that transfers.
+std::vector<float> valuePrior(const ValueTable &T, double NegativeWeight);
 
 llvm::Error trainSequenceValue(const SequenceValueOptions &O, const ValueTable &Train,
                                const ValueTable &Validation);

@@ -74,3 +74,27 @@ TEST(ChoiceFiguresTest, NothingBeatsClangCountsAsACorrectChoice) {
 }
 
 } // namespace
+
+TEST(ChoiceFiguresTest, TargetsWeighLossesAsAsked) {
+  // Gains in percent of clang's bytes, clipped to +-50; a loss counts 0 by default.
+  EXPECT_NEAR(valueTarget(100, 90, 0), 100 * std::log(100.0 / 90), 1e-12);
+  EXPECT_EQ(valueTarget(100, 110, 0), 0.0);
+  EXPECT_NEAR(valueTarget(100, 110, 0.3), 0.3 * 100 * std::log(100.0 / 110), 1e-12);
+  EXPECT_NEAR(valueTarget(100, 10, 0.3), 50.0, 1e-12);   // an outlier gain
+  EXPECT_NEAR(valueTarget(100, 1000, 1), -50.0, 1e-12);  // an outlier loss
+}
+
+TEST(ChoiceFiguresTest, PriorIsEachSequencesMeanTarget) {
+  // Column 0 wins 10 % on one row and loses on the other; column 1 always wins 5 %; a failed
+  // measurement (0) does not count.
+  ValueTable T = table({{100 * std::exp(-0.10), 100 * std::exp(-0.05), 0},
+                        {100 * std::exp(0.20), 100 * std::exp(-0.05), 80}});
+  std::vector<float> P = valuePrior(T, 0);
+  ASSERT_EQ(P.size(), 3u);
+  EXPECT_NEAR(P[0], 5.0, 1e-4);
+  EXPECT_NEAR(P[1], 5.0, 1e-4);
+  EXPECT_NEAR(P[2], 100 * std::log(100.0 / 80), 1e-4);
+  // Weighted losses: column 0 is now worth (10 - 0.5 * 20) / 2 = 0.
+  EXPECT_NEAR(valuePrior(T, 0.5)[0], 0.0, 1e-4);
+  EXPECT_NEAR(valuePrior(T, 0.5)[1], 5.0, 1e-4);
+}

@@ -94,6 +94,15 @@ static cl::opt<std::string> ObservationName(
 static cl::opt<unsigned> PretrainEpochs("pretrain-epochs", cl::init(0),
                                         cl::desc("value: pretrain the hidden layers as a "
                                                  "denoising autoencoder for N epochs first"));
+static cl::opt<double> NegativeGainWeight(
+    "negative-gain-weight", cl::init(0),
+    cl::desc("value: train on W * gain where a sequence measured larger than -Oz (0: losses "
+             "are clipped to 0, every loser a tie); recorded in the model"));
+static cl::opt<double> ValueLearningRate("value-lr", cl::init(SequenceValueOptions().LearningRate),
+                                         cl::desc("value: AdamW learning rate"));
+static cl::opt<double> ValueWeightDecay("value-weight-decay",
+                                        cl::init(SequenceValueOptions().WeightDecay),
+                                        cl::desc("value: AdamW weight decay"));
 static cl::opt<std::string> UnlabeledHashes("unlabeled-hashes",
                                             cl::desc("value, with --pretrain-epochs: more "
                                                      "modules of --corpus (hashes, one a line) "
@@ -356,6 +365,15 @@ int scoreValue() {
   }
   outs() << T->Rows.size() << " rows, " << T->Sequences.size() << " columns\n";
   printFigures("model", scoreChoices(*T, Scores));
+  // The model's training prior (each sequence's mean target; SequenceValue.h valuePrior):
+  // the fixed ranking it must beat to have learned anything about a TU.
+  if (const json::Array *Prior = M->metadata().getArray("prior");
+      Prior && Prior->size() == T->Sequences.size()) {
+    std::vector<float> P;
+    for (const json::Value &V : *Prior)
+      P.push_back(float(V.getAsNumber().value_or(0)));
+    printFigures("prior", scoreChoices(*T, std::vector<std::vector<float>>(T->Rows.size(), P)));
+  }
   // Confidence: how much of effort 1 the first choice alone keeps when the model is sure.
   for (double Margin : {0.5, 1.0, 2.0, 4.0, 8.0}) {
     ConfidenceCut C = confidenceCut(*T, Scores, Margin);
@@ -394,6 +412,13 @@ int trainValue(int Argc, const char **Argv) {
   if (Error E = observe(*V, *K))
     return fail(toString(std::move(E)));
   O.PretrainEpochs = PretrainEpochs;
+  if (NegativeGainWeight < 0 || NegativeGainWeight > 1)
+    return fail("--negative-gain-weight must be within [0, 1]");
+  O.NegativeGainWeight = NegativeGainWeight;
+  O.LearningRate = ValueLearningRate;
+  O.WeightDecay = ValueWeightDecay;
+  if (InlinerHidden.getNumOccurrences()) // --hidden: the value network's width too
+    O.Hidden = InlinerHidden;
   if (!UnlabeledHashes.empty()) {
     // Modules of the training split with no table row: unlabeled data for the encoder.
     Expected<std::vector<CorpusModule>> C = readCorpus(CorpusDir, Level);
