@@ -38,7 +38,9 @@ print("| split | by Debian package (harvest-corpus.py: validation iff sha256(nam
 print("| corpus manifest | policies/corpus/modules-train.jsonl sha256 %s |" %
       sha("policies/corpus/modules-train.jsonl"))
 print("| source commit | %s |" % commit)
-print("| reproduce | `bash scripts/train-agent.sh %s mine tables train ship eval` |" % target)
+print("| reproduce | `CORESET_FROM_MODEL=1 TABLE_MODULES=1000 bash scripts/train-agent.sh %s lists "
+      "tables train ship` (this core set and split lists; `mine` mines a new core set, `eval` "
+      "adds smartcc-eval) |" % target)
 print()
 print("Training command(s):\n")
 for c in commands:
@@ -55,10 +57,21 @@ print("Train and validation: the value tables (each core-set sequence really com
 print()
 print("| split | top-1 (effort 0) | effort 1 | oracle (effort 2: whole core set) | top-1 single trial | won / tied / lost |")
 print("|---|---|---|---|---|---|")
-for name, f in (("train", t), ("validation", v)):
+splits = [("train", t), ("validation", v)]
+# Since session 19 the trainer records the prior (each sequence's mean training target, the
+# fixed ranking) and the network before its shrinkage toward the prior.
+if "validation_prior" in meta:
+    splits += [("validation, prior alone", meta["validation_prior"]),
+               ("validation, network before shrinkage", meta["validation_network"])]
+for name, f in splits:
     print("| %s | %.4f | %.4f | %.4f | %.4f | %d / %d / %d |" % (
         name, f["top1"], f.get("effort1", f["top3"]), f["oracle"], f["top1_single_trial"], f["wins"], f["ties"],
         f["losses"]))
+if "shrinkage" in meta:
+    print()
+    print("Shrinkage toward the prior (fitted on validation; 0 = the prior alone, 1 = the network): "
+          "%s. Losses weighted %s in training (`negative_gain_weight`; 0 = clipped to 0)." %
+          (meta["shrinkage"], meta.get("negative_gain_weight", 0)))
 def eval_section(rep):
     """The eval report's method table, under the command that measured it."""
     text = open(rep).read()
@@ -67,8 +80,23 @@ def eval_section(rep):
     return "\n".join(["## Evaluation on the reserved packages (never trained on): %s" % rep, ""]
                      + prov[:1] + ([""] if prov else [])
                      + [text[start:text.find("\n\n", start)]])
-# train-agent.sh's eval stage keeps its report in docs/results.
-rep = "docs/results/agent-eval-%s.md" % target
-if os.path.exists(rep):
+# The eval table (reserved packages, each core-set sequence really compiled; smartcc-train
+# --score, written by train-agent.sh's ship stage) and, when the eval stage ran for this model,
+# its smartcc-eval report (AGENT_DIR/eval/report.md; copied to docs/results).
+score = os.path.join(d, "eval-score.txt")
+if os.path.exists(score):
+    lines = [l for l in open(score).read().splitlines()
+             if l.startswith(("model ", "prior ", "confidence")) or l.endswith(" columns")]
+    print()
+    print("## Eval table (reserved packages, never trained on): `smartcc-train --score` on %s" %
+          os.path.join(d, "table-eval"))
+    print()
+    print("Each row: the model, then its prior alone (the fixed ranking). Geomeans clang-22 -Oz / "
+          "chosen object bytes, never worse.")
+    print()
+    for l in lines:
+        print("    " + l)
+rep = os.path.join(d, "eval", "report.md")
+if os.path.exists(rep) and os.path.getmtime(rep) >= os.path.getmtime(model):
     print()
     print(eval_section(rep))
