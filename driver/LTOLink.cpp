@@ -89,11 +89,18 @@ const Command *ownedLink(const Compilation &C, const Config &Cfg, std::string &R
     Reason = "lto_link_not_lld"; // GNU ld / gold with LLVMgold.so: clang's link, as is
     return nullptr;
   }
-  for (const char *A : Link->getArguments())
+  for (const char *A : Link->getArguments()) {
     if (writesSideOutput(A)) {
       Reason = "link_side_output";
       return nullptr;
     }
+    // The user chose LTO's pipeline (-Wl,--lto-newpm-passes=...): candidates would replace it
+    // (lld keeps the last one), and no default pipeline runs for replay to save.
+    if (StringRef(A).contains("lto-newpm-passes")) {
+      Reason = "user_lto_pipeline";
+      return nullptr;
+    }
+  }
   return Link;
 }
 
