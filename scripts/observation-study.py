@@ -3,7 +3,7 @@
 
   python3 scripts/observation-study.py AGENT_DIR --corpus ROOT [--bin build/bin]
                                        [--epochs 300] [--seed 1] [--variants a,i,b,b+ae]
-                                       [--negative-gain-weight W]
+                                       [--negative-gain-weight W] [--remine-order]
 
 AGENT_DIR holds value tables measured by smartcc-coreset on one core set (train-agent.sh's
 layout): table/ (training split), table-val/ (validation), table-eval/ (the reserved packages,
@@ -18,8 +18,9 @@ scored on the eval table (smartcc-train --score, observations re-read from ROOT/
   a+ae   autophase-log1p, hidden layers pretrained as a denoising autoencoder
   b+ae   both, with the pretrained encoder
 
---negative-gain-weight W trains every variant on W * gain for losing sequences (smartcc-train's
-option; run directories VARIANT-wW-seedN). Each score also prints the model's training prior
+--negative-gain-weight W trains every variant on W * gain for losing sequences, --remine-order
+lets the trainer re-mine the core set's order (smartcc-train's options; run directories
+VARIANT[-wW][-r]-seedN). Each score also prints the model's training prior
 (each sequence's mean target: the fixed ranking a model must beat), reported as a "prior" row.
 
 Writes AGENT_DIR/observation-study[-wW]-seedN.md (one row per variant: effort-1, top-1, oracle share,
@@ -80,6 +81,7 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--variants", default="a,i,b,a+ae,b+ae")
     ap.add_argument("--negative-gain-weight", type=float, default=0.0)
+    ap.add_argument("--remine-order", action="store_true")
     a = ap.parse_args()
     d = os.path.abspath(a.dir)
     train_pool, eval_dir = os.path.join(a.corpus, "train-pool"), os.path.join(a.corpus, "eval")
@@ -91,13 +93,16 @@ def main():
             sys.exit("observation-study: unknown variant %s (%s)" % (name, ", ".join(VARIANTS)))
         obs, pretrain = VARIANTS[name]
         w = a.negative_gain_weight
-        rdir = os.path.join(d, "runs", "%s%s-seed%d" % (name, "-w%g" % w if w else "", a.seed))
+        tag = ("-w%g" % w if w else "") + ("-r" if a.remine_order else "")
+        rdir = os.path.join(d, "runs", "%s%s-seed%d" % (name, tag, a.seed))
         cmd = [os.path.join(a.bin, "smartcc-train"), "--trainer", "value",
                "--table", os.path.join(d, "table"), "--validation-table", os.path.join(d, "table-val"),
                "--run", rdir, "--epochs", str(a.epochs), "--seed", str(a.seed),
                "--observation", obs, "--corpus", train_pool]
         if w:
             cmd += ["--negative-gain-weight", str(w)]
+        if a.remine_order:
+            cmd += ["--remine-order"]
         if pretrain:
             cmd += ["--pretrain-epochs", str(pretrain)]
             unl = os.path.join(d, "unlabeled.txt")
@@ -123,8 +128,9 @@ def main():
             ev["top1"], ev["oracle"], ev["share"], ev["acc"], ev["rho"], ev["regret"], ev["won"],
             ev["tied"], ev["lost"]))
     text = "\n".join(lines) + "\n"
-    out = "observation-study%s-seed%d.md" % ("-w%g" % a.negative_gain_weight
-                                              if a.negative_gain_weight else "", a.seed)
+    out = "observation-study%s%s-seed%d.md" % (
+        "-w%g" % a.negative_gain_weight if a.negative_gain_weight else "",
+        "-r" if a.remine_order else "", a.seed)
     with open(os.path.join(d, out), "w") as f:
         f.write(text)
     print(text)

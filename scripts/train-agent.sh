@@ -12,7 +12,8 @@
 #          every validation module, and on 500 eval modules (reserved packages, for scoring only)
 #          (CORESET_FROM_MODEL=1: the shipped model's core set, no mining)
 #   train  smartcc-train --trainer value, seed 1, 300 epochs, losses weighted
-#          NEGATIVE_GAIN_WEIGHT (0.3), best-on-validation model shrunk toward its prior
+#          NEGATIVE_GAIN_WEIGHT (0.3), the core set's order re-mined on the training table if
+#          validation prefers it, best-on-validation model shrunk toward its prior
 #   ship   copy the model to policies/models/TARGET.smm, score it and its prior on the eval
 #          table (reserved packages) and write its card (TARGET.md)
 #   eval   smartcc-eval on the reserved packages (eval split, never trained on): -Oz, -Os and the
@@ -92,11 +93,12 @@ PY
 fi
 
 if has train; then
-  # Losses weighted 0.3 (not clipped to 0): the model orders the losing sequences too, and
-  # the shrinkage toward the prior is fitted on validation (docs/training.md; session 19).
+  # Losses weighted 0.3 (not clipped to 0): the model orders the losing sequences too; the
+  # column order (effort 1's fixed proposals) and the shrinkage toward the prior are chosen on
+  # validation (docs/training.md; session 19).
   "$BIN/smartcc-train" --trainer value --table "$D/table" --validation-table "$D/table-val" \
     --run "$D/run" --epochs 300 --seed 1 --target "$T" \
-    --negative-gain-weight "${NEGATIVE_GAIN_WEIGHT:-0.3}"
+    --negative-gain-weight "${NEGATIVE_GAIN_WEIGHT:-0.3}" --remine-order
 fi
 
 if has ship; then

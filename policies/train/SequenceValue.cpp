@@ -130,6 +130,46 @@ std::vector<float> valuePrior(const ValueTable &T, double NegativeWeight) {
   return Prior;
 }
 
+std::vector<size_t> greedyColumnOrder(const ValueTable &T) {
+  const size_t K = T.Sequences.size();
+  // Best log gain so far per row (0: clang's object), and the columns left.
+  std::vector<double> Best(T.Rows.size(), 0.0);
+  std::vector<size_t> Order, Left(K);
+  std::iota(Left.begin(), Left.end(), 0);
+  auto Gain = [&](const ValueTableRow &R, size_t J) {
+    return R.Values[J] > 0 ? std::max(0.0, std::log(R.Clang / R.Values[J])) : 0.0;
+  };
+  while (!Left.empty()) {
+    size_t Pick = 0;
+    double PickSum = -1;
+    for (size_t L = 0; L < Left.size(); ++L) { // ties: the earlier column of the table
+      double Sum = 0;
+      for (size_t I = 0; I < T.Rows.size(); ++I)
+        Sum += std::max(Best[I], Gain(T.Rows[I], Left[L]));
+      if (Sum > PickSum + 1e-12)
+        Pick = L, PickSum = Sum;
+    }
+    for (size_t I = 0; I < T.Rows.size(); ++I)
+      Best[I] = std::max(Best[I], Gain(T.Rows[I], Left[Pick]));
+    Order.push_back(Left[Pick]);
+    Left.erase(Left.begin() + long(Pick));
+  }
+  return Order;
+}
+
+void permuteColumns(ValueTable &T, const std::vector<size_t> &Order) {
+  std::vector<std::string> Names;
+  for (size_t J : Order)
+    Names.push_back(T.Sequences[J]);
+  T.Sequences = std::move(Names);
+  for (ValueTableRow &R : T.Rows) {
+    std::vector<double> V;
+    for (size_t J : Order)
+      V.push_back(R.Values[J]);
+    R.Values = std::move(V);
+  }
+}
+
 Expected<ValueTable> readValueTable(const std::string &Dir, const std::string &CoresetFile) {
   ValueTable T;
   std::string Coreset = CoresetFile.empty() ? Dir + "/coreset.json" : CoresetFile;
@@ -358,11 +398,34 @@ Error pretrainEncoder(const SequenceValueOptions &O, torch::nn::Sequential &Net,
 }
 } // namespace
 
-Error trainSequenceValue(const SequenceValueOptions &O, const ValueTable &Train,
-                         const ValueTable &Validation) {
-  if (Validation.Sequences != Train.Sequences)
+Error trainSequenceValue(const SequenceValueOptions &O, const ValueTable &TrainIn,
+                         const ValueTable &ValidationIn) {
+  if (ValidationIn.Sequences != TrainIn.Sequences)
     return createStringError(inconvertibleErrorCode(),
                              "the validation table measures another core set");
+  ValueTable Train = TrainIn, Validation = ValidationIn;
+  std::string ColumnOrder = "the table's";
+  if (O.RemineOrder) {
+    // The prior's effort 1 on validation decides: the greedy order mined on the training
+    // table, or the table's own (kept on ties).
+    auto PriorEffortOne = [&](const ValueTable &Tr, const ValueTable &Va) {
+      std::vector<float> P = valuePrior(Tr, O.NegativeGainWeight);
+      return scoreChoices(Va, std::vector<std::vector<float>>(Va.Rows.size(), P)).Effort1;
+    };
+    std::vector<size_t> Order = greedyColumnOrder(Train);
+    ValueTable T2 = Train, V2 = Validation;
+    permuteColumns(T2, Order);
+    permuteColumns(V2, Order);
+    double Own = PriorEffortOne(Train, Validation), Mined = PriorEffortOne(T2, V2);
+    outs() << format("column order: the table's %.4f, mined on the training table %.4f "
+                     "(the prior's validation effort-1): keeping %s\n",
+                     Own, Mined, Mined > Own ? "the mined one" : "the table's");
+    if (Mined > Own) {
+      Train = std::move(T2);
+      Validation = std::move(V2);
+      ColumnOrder = "mined on the training table";
+    }
+  }
   const std::string Ckpt = O.RunDir + "/checkpoint", Metrics = O.RunDir + "/metrics.jsonl";
   if (std::error_code EC = sys::fs::create_directories(Ckpt))
     return errorCodeToError(EC);
@@ -515,6 +578,7 @@ Error trainSequenceValue(const SequenceValueOptions &O, const ValueTable &Train,
                           {"prior", json::Array(Prior)}};
         if (O.NegativeGainWeight > 0)
           Meta["negative_gain_weight"] = O.NegativeGainWeight;
+        Meta["column_order"] = ColumnOrder;
         if (O.PretrainEpochs)
           Meta["encoder"] = json::Object{{"kind", "denoising-autoencoder"},
                                          {"epochs", int64_t(O.PretrainEpochs)},

@@ -57,12 +57,22 @@ struct SequenceValueOptions {
   // in the model as "negative_gain_weight", SequenceAgent divides it back out), so the model
   // also orders the losers (calibration, issue 21) while the winners still dominate the loss.
   double NegativeGainWeight = 0;
+  // Re-mine the column order on the training table (greedyColumnOrder) and keep it when the
+  // prior's effort 1 on validation is better with it than with the table's own order.
+  bool RemineOrder = false;
 };
 
 // The training target of one measured column: 100 * log(clang / value) in percent, clipped to
 // +-50 (beyond that a module is an outlier whose exact size teaches nothing about ranking);
 // a loss is multiplied by NegativeWeight (0: clipped to 0).
 double valueTarget(double Clang, double Value, double NegativeWeight);
+
+// Effort 1 runs the model's first choice and then the core set's first columns (SequenceAgent.h,
+// "mined order"), so the column order is part of the policy. The greedy order on T: each next
+// column the one that most raises the never-worse geomean of the best column so far.
+std::vector<size_t> greedyColumnOrder(const ValueTable &T);
+// T's columns (names and every row's values) in Order.
+void permuteColumns(ValueTable &T, const std::vector<size_t> &Order);
 
 // The prior: each column's mean training target, i.e. the best fixed ranking, which knows
 // nothing of the TU. The network starts from it, the model records it ("prior"), and every

@@ -98,6 +98,10 @@ static cl::opt<double> NegativeGainWeight(
     "negative-gain-weight", cl::init(0),
     cl::desc("value: train on W * gain where a sequence measured larger than -Oz (0: losses "
              "are clipped to 0, every loser a tie); recorded in the model"));
+static cl::opt<bool> RemineOrder(
+    "remine-order",
+    cl::desc("value: re-mine the core set's order (effort 1's fixed proposals) greedily on the "
+             "training table; kept if the prior's validation effort-1 is better with it"));
 static cl::opt<double> ValueLearningRate("value-lr", cl::init(SequenceValueOptions().LearningRate),
                                          cl::desc("value: AdamW learning rate"));
 static cl::opt<double> ValueWeightDecay("value-weight-decay",
@@ -339,9 +343,23 @@ int scoreValue() {
   if (Seqs)
     for (const json::Value &S : *Seqs)
       Names.push_back(S.getAsString().value_or("").str());
-  if (Names != T->Sequences)
-    return fail(ScoreModel + ": the model's columns are not the table's (another core set or "
-                             "link candidate library)");
+  if (Names != T->Sequences) {
+    // The same core set in another order (--remine-order): the table follows the model.
+    std::vector<size_t> Order;
+    for (const std::string &N : Names) {
+      auto It = std::find(T->Sequences.begin(), T->Sequences.end(), N);
+      if (It == T->Sequences.end())
+        break;
+      Order.push_back(size_t(It - T->Sequences.begin()));
+    }
+    std::vector<size_t> Sorted = Order;
+    std::sort(Sorted.begin(), Sorted.end());
+    if (Order.size() != T->Sequences.size() ||
+        std::adjacent_find(Sorted.begin(), Sorted.end()) != Sorted.end())
+      return fail(ScoreModel + ": the model's columns are not the table's (another core set or "
+                               "link candidate library)");
+    permuteColumns(*T, Order);
+  }
   Expected<ObservationKind> K =
       parseObservationKind(M->metadata().getString("observation").value_or("autophase-log1p"));
   if (!K)
@@ -416,6 +434,7 @@ int trainValue(int Argc, const char **Argv) {
     return fail("--negative-gain-weight must be within [0, 1]");
   O.NegativeGainWeight = NegativeGainWeight;
   O.LearningRate = ValueLearningRate;
+  O.RemineOrder = RemineOrder;
   O.WeightDecay = ValueWeightDecay;
   if (InlinerHidden.getNumOccurrences()) // --hidden: the value network's width too
     O.Hidden = InlinerHidden;
