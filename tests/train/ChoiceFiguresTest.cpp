@@ -98,3 +98,15 @@ TEST(ChoiceFiguresTest, PriorIsEachSequencesMeanTarget) {
   EXPECT_NEAR(valuePrior(T, 0.5)[0], 0.0, 1e-4);
   EXPECT_NEAR(valuePrior(T, 0.5)[1], 5.0, 1e-4);
 }
+
+TEST(ChoiceFiguresTest, GreedyColumnOrderPicksWhatAddsMost) {
+  // Column 2 wins most alone; given it, column 0 adds the most (it wins where 2 does not);
+  // column 1 only repeats column 2's wins.
+  ValueTable T = table({{100, 95, 80}, {90, 100, 100}, {100, 85, 80}});
+  std::vector<size_t> Order = greedyColumnOrder(T);
+  EXPECT_EQ(Order, (std::vector<size_t>{2, 0, 1}));
+  T.Sequences = {"a", "b", "c"};
+  permuteColumns(T, Order);
+  EXPECT_EQ(T.Sequences, (std::vector<std::string>{"c", "a", "b"}));
+  EXPECT_EQ(T.Rows[1].Values, (std::vector<double>{100, 90, 100}));
+}
