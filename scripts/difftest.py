@@ -11,7 +11,8 @@ Programs come from csmith (random, self-checking: they print a checksum of their
 from GCC's execute torture tests (self-checking: they abort() on a wrong result). Each program
 is built by smartcc in every selected mode (MODES below) and by clang-22 -O0 for the same ISA
 (the reference), run, and the outputs (stdout+stderr and exit status) compared. A mismatch is
-classified by building the program with clang-22 at -O1..-Oz: when one of those differs from
+classified by building the program with clang-22 at -O1..-Oz and -Oz -fno-inline: when one
+of those differs from
 -O0 as well, the program has undefined behaviour or clang has a bug ('shared'); otherwise
 the bug is smartcc's ('smartcc-only'), and with --reduce creduce shrinks the program.
 
@@ -86,7 +87,11 @@ ISAS = {
     "x86_64": Isa((), (), 10),
     "aarch64": Isa(("--target=aarch64-linux-gnu",), ("qemu-aarch64", "-L", QEMU_SYSROOT), 30),
 }
-CLASSIFY_LEVELS = ["-O1", "-O2", "-O3", "-Os", "-Oz"]
+# clang-22's own builds that judge a mismatch: a program one of them runs differently from -O0
+# has undefined behaviour (or clang a bug). "-Oz -fno-inline": candidates that do not inline
+# (sequences without the inliner) expose type punning across calls that clang's pipeline
+# hides by inlining first (GCC torture 20000603-1 on AArch64: clang -Oz -fno-inline aborts too).
+CLASSIFY_LEVELS = ["-O1", "-O2", "-O3", "-Os", "-Oz", "-Oz -fno-inline"]
 COMPILE_TIMEOUT = 600
 OUTPUT_LIMIT = 64 << 20      # a program writing more is stopped (prlimit --fsize)
 CSMITH_FLAGS = ["-w", "-I/usr/include/csmith"]
@@ -385,8 +390,8 @@ def write_source(ctx, prog, wdir):
 # ---------------------------------------------------------------- builds
 
 def ref_build_cmd(ctx, prog, isa, level, exe):
-    return ([ctx.clang] + list(ISAS[isa].target) + prog.cflags + [level, prog.file, "-o", exe]
-            + LINK_FLAGS)
+    return ([ctx.clang] + list(ISAS[isa].target) + prog.cflags + level.split()
+            + [prog.file, "-o", exe] + LINK_FLAGS)
 
 
 def smartcc_cmds(ctx, prog, mode, exe):
@@ -712,7 +717,7 @@ class ProgramRun:
             _, ref, _ = self.refs[isa]
             res = []
             for level in CLASSIFY_LEVELS:
-                exe = f"c-{isa}{level}"
+                exe = f"c-{isa}{level.replace(' ', '')}"
                 b = run(ref_build_cmd(self.ctx, self.prog, isa, level, exe), self.wdir,
                         self.ctx.env, COMPILE_TIMEOUT)
                 if b.rc != 0 or b.timed_out:
