@@ -176,6 +176,15 @@ std::vector<std::string> extraLinkerArgs(const LinkCandidateSpec &S, bool Thin, 
   return Out;
 }
 
+// A link started with its standard streams on /dev/null (only its output file and exit status
+// count); Env: the whole environment, or none for this process's.
+sys::ProcessInfo spawnQuiet(const std::vector<std::string> &Cmd,
+                            std::optional<ArrayRef<StringRef>> Env, std::string &Err) {
+  std::vector<StringRef> Argv(Cmd.begin(), Cmd.end());
+  std::optional<StringRef> Null = StringRef("/dev/null");
+  return sys::ExecuteNoWait(Argv[0], Argv, Env, {Null, Null, Null}, 0, &Err);
+}
+
 // RunningLink::Index of the link that optimizes the program once for replaying candidates.
 constexpr size_t OptimizeIndex = SIZE_MAX;
 
@@ -401,11 +410,8 @@ void OwnedLTOLink::startOptimize() {
       Env.push_back(*E);
   Env.push_back(std::string(SaveOptimizedEnv) + "=" + OptimizedPath);
   std::vector<StringRef> EnvRefs(Env.begin(), Env.end());
-  std::vector<StringRef> Argv(OptimizeCmd.begin(), OptimizeCmd.end());
-  std::optional<StringRef> Null = StringRef("/dev/null");
   std::string Err;
-  sys::ProcessInfo PI = sys::ExecuteNoWait(Argv[0], Argv, ArrayRef<StringRef>(EnvRefs),
-                                           {Null, Null, Null}, 0, &Err);
+  sys::ProcessInfo PI = spawnQuiet(OptimizeCmd, ArrayRef<StringRef>(EnvRefs), Err);
   if (PI.Pid == sys::ProcessInfo::InvalidPid) {
     Replay = ReplayState::Failed;
     D.ReplayOutcome = "not_run";
@@ -453,14 +459,11 @@ bool OwnedLTOLink::startNext() {
     ++Next;
     return true;
   }
-  std::optional<StringRef> Null = StringRef("/dev/null");
   const bool Replaying = replays(Next);
   D.Candidates[Next].Replayed = Replaying;
-  const std::vector<std::string> &Cmd = Replaying ? ReplayCommands[Next] : Commands[Next];
-  std::vector<StringRef> Argv(Cmd.begin(), Cmd.end());
   std::string Err;
   sys::ProcessInfo PI =
-      sys::ExecuteNoWait(Argv[0], Argv, std::nullopt, {Null, Null, Null}, 0, &Err);
+      spawnQuiet(Replaying ? ReplayCommands[Next] : Commands[Next], std::nullopt, Err);
   if (PI.Pid == sys::ProcessInfo::InvalidPid) {
     R.Result = Outcome::NotRun;
     R.setMessage(Err.c_str());
