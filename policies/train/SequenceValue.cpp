@@ -95,6 +95,7 @@ double choiceScore(const ChoiceFigures &F) { return F.Effort1 + 1e-3 * F.Top1; }
 json::Object figuresJSON(const ChoiceFigures &F, StringRef Prefix) {
   return json::Object{{(Prefix + "top1").str(), F.Top1},
                       {(Prefix + "effort1").str(), F.Effort1},
+                      {(Prefix + "effort1_total").str(), F.Effort1Total},
                       {(Prefix + "top3").str(), F.Top3},
                       {(Prefix + "oracle").str(), F.Oracle},
                       {(Prefix + "top1_single_trial").str(), F.Top1Raw},
@@ -246,7 +247,7 @@ std::vector<SequenceProposal> effortOneProposals(const std::vector<float> &Score
 
 ChoiceFigures scoreChoices(const ValueTable &T, const std::vector<std::vector<float>> &Scores) {
   ChoiceFigures F;
-  double L1 = 0, L3 = 0, LO = 0, LRaw = 0, LE1 = 0;
+  double L1 = 0, L3 = 0, LO = 0, LRaw = 0, LE1 = 0, ClangSum = 0, E1Sum = 0;
   double Correct = 0, RhoSum = 0, Regret = 0;
   size_t N = 0;
   for (size_t I = 0; I < T.Rows.size(); ++I) {
@@ -270,6 +271,8 @@ ChoiceFigures scoreChoices(const ValueTable &T, const std::vector<std::vector<fl
     if (T.Kind == "link-value") // the link agent runs its first three by prediction
       E1 = Best(EffortOneCandidates);
     LE1 += std::log(R.Clang / E1);
+    ClangSum += R.Clang;
+    E1Sum += E1;
     // Calibration: is the first choice a best one (clang's bytes when nothing beats it), and
     // do predictions order the measured columns as they measure?
     const double Oracle = Best(Order.size());
@@ -303,6 +306,7 @@ ChoiceFigures scoreChoices(const ValueTable &T, const std::vector<std::vector<fl
     F.Oracle = std::exp(LO / double(N));
     F.Top1Raw = std::exp(LRaw / double(N));
     F.Effort1 = std::exp(LE1 / double(N));
+    F.Effort1Total = ClangSum / E1Sum;
     F.Top1Accuracy = Correct / double(N);
     F.MeanRegret = Regret / double(N);
     F.OracleShare = LO > 0 ? LE1 / LO : 1.0;

@@ -88,6 +88,7 @@ struct ChoiceFigures {
   double Top1 = 1, Top3 = 1, Oracle = 1; // geomean clang / chosen (best of the first k)
   double Top1Raw = 1;                    // top-1 before the -Oz fallback (single trial)
   double Effort1 = 1;                    // the effort-1 rule (SequenceAgent.h)
+  double Effort1Total = 1;               // the same, byte-weighted: sum clang / sum chosen
   unsigned Wins = 0, Ties = 0, Losses = 0; // top-1 single trial vs clang
   // Calibration (issue: a chooser must know when it is right):
   double Top1Accuracy = 0;  // share of rows whose first choice is a best column (-Oz kept)

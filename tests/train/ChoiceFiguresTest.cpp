@@ -43,6 +43,7 @@ TEST(ChoiceFiguresTest, PerfectPredictionsAreCalibrated) {
   EXPECT_NEAR(F.Top1, std::exp((std::log(100.0 / 90) + std::log(100.0 / 80)) / 2), 1e-12);
   EXPECT_NEAR(F.OracleShare, 1.0, 1e-12);
   EXPECT_NEAR(F.MeanRegret, 0.0, 1e-12);
+  EXPECT_NEAR(F.Effort1Total, 200.0 / (90 + 80), 1e-12); // byte-weighted: sums, not a geomean
 }
 
 TEST(ChoiceFiguresTest, WrongFirstChoicesCostRegretAndCorrelation) {

@@ -324,10 +324,11 @@ Error observe(ValueTable &T, ObservationKind K, std::string *Digest = nullptr) {
 void printFigures(StringRef Name, const ChoiceFigures &F) {
   outs() << format("%-14s top-1 %.4f  effort-1 %.4f  top-3 %.4f  oracle %.4f (%.0f %% of it)  "
                    "single trial %.4f: %u won, %u tied, %u lost; top-1 accuracy %.2f, "
-                   "Spearman %.2f over %u rows, mean regret %.2f %%\n",
+                   "Spearman %.2f over %u rows, mean regret %.2f %%; effort-1 in total bytes "
+                   "%.4f\n",
                    Name.str().c_str(), F.Top1, F.Effort1, F.Top3, F.Oracle,
                    100.0 * F.OracleShare, F.Top1Raw, F.Wins, F.Ties, F.Losses, F.Top1Accuracy,
-                   F.Spearman, F.SpearmanRows, F.MeanRegret);
+                   F.Spearman, F.SpearmanRows, F.MeanRegret, F.Effort1Total);
 }
 
 // --score: a trained model (or the table's fixed column order) on a table it never saw.
