@@ -316,6 +316,10 @@ ChoiceFigures scoreChoices(const ValueTable &T, const std::vector<std::vector<fl
   return F;
 }
 
+ChoiceFigures scoreFixedRanking(const ValueTable &T, const std::vector<float> &Scores) {
+  return scoreChoices(T, std::vector<std::vector<float>>(T.Rows.size(), Scores));
+}
+
 ConfidenceCut confidenceCut(const ValueTable &T, const std::vector<std::vector<float>> &Scores,
                             double Margin) {
   ConfidenceCut C;
@@ -413,8 +417,7 @@ Error trainSequenceValue(const SequenceValueOptions &O, const ValueTable &TrainI
     // The prior's effort 1 on validation decides: the greedy order mined on the training
     // table, or the table's own (kept on ties).
     auto PriorEffortOne = [&](const ValueTable &Tr, const ValueTable &Va) {
-      std::vector<float> P = valuePrior(Tr, O.NegativeGainWeight);
-      return scoreChoices(Va, std::vector<std::vector<float>>(Va.Rows.size(), P)).Effort1;
+      return scoreFixedRanking(Va, valuePrior(Tr, O.NegativeGainWeight)).Effort1;
     };
     std::vector<size_t> Order = greedyColumnOrder(Train);
     ValueTable T2 = Train, V2 = Validation;
@@ -469,8 +472,7 @@ Error trainSequenceValue(const SequenceValueOptions &O, const ValueTable &TrainI
   Batches TrainB = tensorsOf(Train, P.Stats, O.NegativeGainWeight),
           ValB = tensorsOf(Validation, P.Stats, O.NegativeGainWeight);
   // What the model has to beat: the prior's choices on the validation table.
-  const ChoiceFigures PriorV =
-      scoreChoices(Validation, std::vector<std::vector<float>>(Validation.Rows.size(), Prior));
+  const ChoiceFigures PriorV = scoreFixedRanking(Validation, Prior);
   outs() << format("prior (each sequence's mean training target): validation top-1 %.4f "
                    "effort-1 %.4f, top-1 accuracy %.2f, Spearman %.2f\n",
                    PriorV.Top1, PriorV.Effort1, PriorV.Top1Accuracy, PriorV.Spearman);

@@ -112,5 +112,7 @@ ConfidenceCut confidenceCut(const ValueTable &T, const std::vector<std::vector<f
 
 // Scores: one row of predicted gains per table row.
 ChoiceFigures scoreChoices(const ValueTable &T, const std::vector<std::vector<float>> &Scores);
+// A fixed ranking (the same scores for every row, as a prior's) on T.
+ChoiceFigures scoreFixedRanking(const ValueTable &T, const std::vector<float> &Scores);
 
 } // namespace smartcc

@@ -391,7 +391,7 @@ int scoreValue() {
     std::vector<float> P;
     for (const json::Value &V : *Prior)
       P.push_back(float(V.getAsNumber().value_or(0)));
-    printFigures("prior", scoreChoices(*T, std::vector<std::vector<float>>(T->Rows.size(), P)));
+    printFigures("prior", scoreFixedRanking(*T, P));
   }
   // Confidence: how much of effort 1 the first choice alone keeps when the model is sure.
   for (double Margin : {0.5, 1.0, 2.0, 4.0, 8.0}) {
