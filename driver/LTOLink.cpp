@@ -1,6 +1,7 @@
 #include "driver/LTOLink.h"
 #include "runtime/Decision.h"
 #include "runtime/LinkAgent.h"
+#include "runtime/LinkInputs.h"
 #include "runtime/ProcessWait.h"
 #include "runtime/SideOutputs.h"
 #include "runtime/SizeMeasurer.h"
@@ -25,6 +26,7 @@
 #include <unistd.h>
 #include <atomic>
 #include <cmath>
+#include <numeric>
 #include <thread>
 
 using namespace llvm;
@@ -322,6 +324,29 @@ void OwnedLTOLink::prepare() {
     Specs.push_back(Spec);
     Predicted.push_back(std::nullopt);
   }
+  // A large program (link_large_kib): the whole-link candidates would take longer than
+  // link_time allows (the IR outliner before LTO's pipeline took 3.4 clang links and more on a
+  // 260 KB library), and started first they hold a thread until they are killed. The ones
+  // that replay the program optimized once go first instead, in their own order, so the
+  // optimizing link starts beside clang's link. Small programs keep the order: there the
+  // whole-link IR outliner must start at once to end in time.
+  D.InputBitcodeBytes = bitcodeInputBytes(Inputs);
+  const bool CanReplay = !Thin && Cfg.LinkReplay;
+  if (CanReplay && Cfg.LinkLargeKiB && D.InputBitcodeBytes >= uint64_t(Cfg.LinkLargeKiB) * 1024) {
+    D.LargeLink = true;
+    std::vector<size_t> Order(Specs.size());
+    std::iota(Order.begin(), Order.end(), 0);
+    std::stable_partition(Order.begin(), Order.end(),
+                          [&](size_t K) { return Specs[K].AfterLTOPipeline; });
+    std::vector<LinkCandidateSpec> OrderedSpecs;
+    std::vector<std::optional<float>> OrderedPredicted;
+    for (size_t K : Order) {
+      OrderedSpecs.push_back(std::move(Specs[K]));
+      OrderedPredicted.push_back(Predicted[K]);
+    }
+    Specs = std::move(OrderedSpecs);
+    Predicted = std::move(OrderedPredicted);
+  }
   for (size_t K = 0; K < Specs.size(); ++K) {
     const LinkCandidateSpec &Spec = Specs[K];
     const std::string &Name = Spec.Name;
@@ -342,7 +367,7 @@ void OwnedLTOLink::prepare() {
     Temps.push_back(std::string(Temp));
     Commands.push_back(std::move(Cmd));
     ReplayCommands.emplace_back();
-    if (Spec.AfterLTOPipeline && !Thin && Cfg.LinkReplay) {
+    if (Spec.AfterLTOPipeline && CanReplay) {
       if (Replay == ReplayState::Off)
         prepareReplay(Base);
       if (Replay == ReplayState::Waiting) {

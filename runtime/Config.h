@@ -94,6 +94,10 @@ struct Config {
   // Full-LTO links: link candidates after_lto_pipeline replay the program LTO's pipeline
   // optimized once, instead of each optimizing it again.
   bool LinkReplay = true;
+  // Full-LTO links of at least this much bitcode (KiB; 0: never) are large: there the
+  // whole-link candidates take longer than link_time allows (the IR outliner, superlinear in
+  // the program, several clang links), so the replaying ones run first (driver/LTOLink.cpp).
+  unsigned LinkLargeKiB = 512;
   std::map<std::string, LinkCandidateSpec> LinkCandidateLibrary;
 
   // Where each setting's value came from ("default", a file path, "SMARTCC_METRIC", ...).

@@ -191,6 +191,9 @@ void printExplain(const TUDecision &D, raw_ostream &OS) {
   }
   if (!D.BudgetNote.empty())
     OS << "  budget: " << D.BudgetNote << "\n";
+  if (D.LargeLink)
+    OS << format("  large link: %.0f KiB of bitcode; the replaying candidates first\n",
+                 D.InputBitcodeBytes / 1024.0);
   if (!D.ReplayOutcome.empty()) {
     std::string Replayed;
     for (const CandidateReport &C : D.Candidates)
@@ -310,6 +313,10 @@ std::string toJSONLine(const TUDecision &D) {
     Line["regalloc"] = D.RegAllocModel;
   if (!D.BudgetNote.empty())
     Line["budget"] = D.BudgetNote;
+  if (D.Kind == "link") {
+    Line["input_bitcode_bytes"] = int64_t(D.InputBitcodeBytes);
+    Line["large_link"] = D.LargeLink;
+  }
   if (!D.ReplayOutcome.empty()) {
     json::Object Replay{{"outcome", D.ReplayOutcome}, {"ms", D.ReplayMillis}};
     if (!D.ReplayNote.empty())

@@ -77,6 +77,10 @@ struct TUDecision {
   std::string ReplayOutcome;
   double ReplayMillis = 0;
   std::string ReplayNote;
+  // Links: the bitcode LTO merges (bytes, files and archive members) and whether that made the
+  // link large (link_large_kib: replaying candidates first).
+  uint64_t InputBitcodeBytes = 0;
+  bool LargeLink = false;
 
   uint64_t shippedValue() const {
     return Winner >= 0 ? Candidates[Winner].Value : BaselineValue;

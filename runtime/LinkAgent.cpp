@@ -1,12 +1,11 @@
 #include "runtime/LinkAgent.h"
+#include "runtime/LinkInputs.h"
 #include "policies/AutophaseFeatures.h"
 #include "policies/SequenceAgent.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/BinaryFormat/Magic.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
-#include "llvm/Object/Archive.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include <chrono>
 
@@ -109,33 +108,9 @@ LinkAgentChoice linkAgentCandidates(ArrayRef<std::string> Inputs, const Config &
   // What LTO merges: the bitcode among the inputs. Archive members count whether or not the
   // link pulls them in (an estimate: the features are counts the model sees on a log scale).
   AutophaseVector Sum{};
-  for (const std::string &Path : Inputs) {
-    ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
-    if (!Buf)
-      continue; // not a file (a library found by lld's search), or unreadable: lld will say
-    file_magic Magic = identify_magic((*Buf)->getBuffer());
-    if (Magic == file_magic::bitcode) {
-      addModuleFeatures((*Buf)->getMemBufferRef(), Sum, C.Modules, C.Note);
-    } else if (Magic == file_magic::archive) {
-      Expected<std::unique_ptr<object::Archive>> A =
-          object::Archive::create((*Buf)->getMemBufferRef());
-      if (!A) {
-        consumeError(A.takeError());
-        continue;
-      }
-      Error Err = Error::success();
-      for (const object::Archive::Child &Child : (*A)->children(Err)) {
-        Expected<MemoryBufferRef> Member = Child.getMemoryBufferRef();
-        if (!Member) {
-          consumeError(Member.takeError());
-          continue;
-        }
-        if (identify_magic(Member->getBuffer()) == file_magic::bitcode)
-          addModuleFeatures(*Member, Sum, C.Modules, C.Note);
-      }
-      consumeError(std::move(Err));
-    }
-  }
+  forEachBitcodeInput(Inputs, [&](MemoryBufferRef Module) {
+    addModuleFeatures(Module, Sum, C.Modules, C.Note);
+  });
   if (!C.Modules) {
     C.Note = "no bitcode among the link's inputs" + (C.Note.empty() ? "" : ": " + C.Note);
     return C;
