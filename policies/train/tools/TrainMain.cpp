@@ -407,6 +407,9 @@ int scoreValue() {
   return 0;
 }
 
+// Whether the user gave an option (its default stays the trainer's own otherwise).
+bool given(const cl::Option &Opt) { return Opt.getNumOccurrences() > 0; }
+
 int trainValue(int Argc, const char **Argv) {
   if (!ScoreModel.empty()) {
     if (Table.empty())
@@ -437,7 +440,7 @@ int trainValue(int Argc, const char **Argv) {
   O.LearningRate = ValueLearningRate;
   O.RemineOrder = RemineOrder;
   O.WeightDecay = ValueWeightDecay;
-  if (InlinerHidden.getNumOccurrences()) // --hidden: the value network's width too
+  if (given(InlinerHidden)) // --hidden: the value network's width too
     O.Hidden = InlinerHidden;
   if (!UnlabeledHashes.empty()) {
     // Modules of the training split with no table row: unlabeled data for the encoder.
@@ -479,8 +482,6 @@ int trainValue(int Argc, const char **Argv) {
   outs() << "model: " << RunDir << "/model.smm\n";
   return 0;
 }
-
-bool given(const cl::Option &Opt) { return Opt.getNumOccurrences() > 0; }
 
 // The IR2Vec vocabulary learns from llvm-ir2vec's triplets (scripts/ir2vec-triplets.py).
 int trainVocabulary(int Argc, const char **Argv) {
