@@ -58,10 +58,17 @@ MODES = {
     "lto-sink-iro": (["-Oz", "-flto", "-fuse-ld=lld", "--smartcc-link-candidates=none",
                       "-Xlinker", "--lto-newpm-passes=lto<O2>,function(gvn-sink,simplifycfg"
                       "<sink-common-insts;hoist-common-insts>),iroutliner"], "x86_64"),
+    # The same on AArch64 (under qemu): smartcc's own link with every candidate, and the late
+    # IR outliner's pipeline (lto-late-ir-outliner: after LTO's, regions within a block) forced.
+    "a64-lto":     (["-Oz", "-flto", "-fuse-ld=lld", "--smartcc-link-time=0"], "aarch64"),
+    "a64-lto-late-iro": (["-Oz", "-flto", "-fuse-ld=lld", "--smartcc-link-candidates=none",
+                          "-Xlinker", "--lto-newpm-passes=lto<O2>,iroutliner",
+                          "-Xlinker", "-mllvm", "-Xlinker", "-no-ir-sim-branch-matching"],
+                         "aarch64"),
 }
 # Modes whose product is a link, not an object: built by smartcc straight to the executable
 # even with --every-candidate (a candidate link's output is not saved).
-DIRECT_MODES = {"lto", "lto-iro", "lto-sink-iro"}
+DIRECT_MODES = {"lto", "lto-iro", "lto-sink-iro", "a64-lto", "a64-lto-late-iro"}
 HIDDEN_MODES = {"broken": (["-Oz", "-include", "{OUT}/broken.h"], "x86_64")}
 SMOKE_MODES = ["default", "library", "os", "regalloc-o2", "inliner", "a64", "lto", "lto-iro"]
 LIFTED_BUDGET = ["--smartcc-candidate-budget=0"]
