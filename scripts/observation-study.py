@@ -19,8 +19,9 @@ scored on the eval table (smartcc-train --score, observations re-read from ROOT/
   b+ae   both, with the pretrained encoder
 
 --negative-gain-weight W trains every variant on W * gain for losing sequences, --remine-order
-lets the trainer re-mine the core set's order (smartcc-train's options; run directories
-VARIANT[-wW][-r]-seedN). Each score also prints the model's training prior
+lets the trainer re-mine the core set's order, --listwise-weight L [--listwise-temperature T]
+adds the listwise ranking loss (smartcc-train's options; run directories
+VARIANT[-wW][-r][-lL[tT]]-seedN). Each score also prints the model's training prior
 (each sequence's mean target: the fixed ranking a model must beat), reported as a "prior" row.
 
 Writes AGENT_DIR/observation-study[-wW]-seedN.md (one row per variant: effort-1, top-1, oracle share,
@@ -58,6 +59,14 @@ def run(cmd, log):
     return r.stdout
 
 
+def listwise_tag(a):
+    """Run-directory suffix of the listwise loss (none without it)."""
+    if not a.listwise_weight:
+        return ""
+    return "-l%g" % a.listwise_weight + ("t%g" % a.listwise_temperature
+                                          if a.listwise_temperature != 1 else "")
+
+
 def score(bin_dir, model, table, corpus, log):
     """The model's figures and its prior's (None for a model that records no prior)."""
     out = run([os.path.join(bin_dir, "smartcc-train"), "--trainer", "value", "--score", model,
@@ -82,6 +91,8 @@ def main():
     ap.add_argument("--variants", default="a,i,b,a+ae,b+ae")
     ap.add_argument("--negative-gain-weight", type=float, default=0.0)
     ap.add_argument("--remine-order", action="store_true")
+    ap.add_argument("--listwise-weight", type=float, default=0.0)
+    ap.add_argument("--listwise-temperature", type=float, default=1.0)
     a = ap.parse_args()
     d = os.path.abspath(a.dir)
     train_pool, eval_dir = os.path.join(a.corpus, "train-pool"), os.path.join(a.corpus, "eval")
@@ -93,7 +104,7 @@ def main():
             sys.exit("observation-study: unknown variant %s (%s)" % (name, ", ".join(VARIANTS)))
         obs, pretrain = VARIANTS[name]
         w = a.negative_gain_weight
-        tag = ("-w%g" % w if w else "") + ("-r" if a.remine_order else "")
+        tag = ("-w%g" % w if w else "") + ("-r" if a.remine_order else "") + listwise_tag(a)
         rdir = os.path.join(d, "runs", "%s%s-seed%d" % (name, tag, a.seed))
         cmd = [os.path.join(a.bin, "smartcc-train"), "--trainer", "value",
                "--table", os.path.join(d, "table"), "--validation-table", os.path.join(d, "table-val"),
@@ -103,6 +114,9 @@ def main():
             cmd += ["--negative-gain-weight", str(w)]
         if a.remine_order:
             cmd += ["--remine-order"]
+        if a.listwise_weight:
+            cmd += ["--listwise-weight", str(a.listwise_weight),
+                    "--listwise-temperature", str(a.listwise_temperature)]
         if pretrain:
             cmd += ["--pretrain-epochs", str(pretrain)]
             unl = os.path.join(d, "unlabeled.txt")
@@ -128,9 +142,9 @@ def main():
             ev["top1"], ev["oracle"], ev["share"], ev["acc"], ev["rho"], ev["regret"], ev["won"],
             ev["tied"], ev["lost"]))
     text = "\n".join(lines) + "\n"
-    out = "observation-study%s%s-seed%d.md" % (
+    out = "observation-study%s%s%s-seed%d.md" % (
         "-w%g" % a.negative_gain_weight if a.negative_gain_weight else "",
-        "-r" if a.remine_order else "", a.seed)
+        "-r" if a.remine_order else "", listwise_tag(a), a.seed)
     with open(os.path.join(d, out), "w") as f:
         f.write(text)
     print(text)

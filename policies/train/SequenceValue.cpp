@@ -88,6 +88,30 @@ torch::Tensor maskedHuber(const torch::Tensor &Pred, const torch::Tensor &Y,
   return (L * Mask).sum() / Mask.sum().clamp_min(1.0);
 }
 
+// A listwise ranking loss (ListNet's top-one form): within each row the measured gains, as a
+// softmax at temperature Tau (percent), are the target distribution over the columns the row
+// measured, and the predictions at the same temperature the model's. The regression loss
+// spends most of its effort on how much a TU gains at all, which every column shares and no
+// choice depends on; this one sees only how the columns of one TU differ, which is what the
+// compiler's choice and the Spearman figure read.
+torch::Tensor maskedListwise(const torch::Tensor &Pred, const torch::Tensor &Y,
+                             const torch::Tensor &Mask, double Tau) {
+  const torch::Tensor Off = (1 - Mask) * -1e9;
+  torch::Tensor Target = torch::softmax(Y / Tau + Off, 1);
+  torch::Tensor LogP = torch::log_softmax(Pred / Tau + Off, 1);
+  torch::Tensor Rows = (Mask.sum(1) >= 2).to(torch::kFloat);
+  torch::Tensor PerRow = -(Target * LogP * Mask).sum(1);
+  return (PerRow * Rows).sum() / Rows.sum().clamp_min(1.0);
+}
+
+torch::Tensor valueLoss(const SequenceValueOptions &O, const torch::Tensor &Pred,
+                        const torch::Tensor &Y, const torch::Tensor &Mask) {
+  torch::Tensor L = maskedHuber(Pred, Y, Mask);
+  if (O.ListwiseWeight > 0)
+    L = L + O.ListwiseWeight * maskedListwise(Pred, Y, Mask, O.ListwiseTemperature);
+  return L;
+}
+
 // What model selection maximizes: effort 1 (what the default effort does with the model),
 // top-1 breaking ties.
 double choiceScore(const ChoiceFigures &F) { return F.Effort1 + 1e-3 * F.Top1; }
@@ -495,8 +519,8 @@ Error trainSequenceValue(const SequenceValueOptions &O, const ValueTable &TrainI
                                Order.begin() + std::min(Order.size(), B + O.Minibatch));
       torch::Tensor I = torch::tensor(Idx, torch::kLong);
       torch::Tensor Loss =
-          maskedHuber(Net->forward(TrainB.X.index_select(0, I)), TrainB.Y.index_select(0, I),
-                      TrainB.Mask.index_select(0, I));
+          valueLoss(O, Net->forward(TrainB.X.index_select(0, I)), TrainB.Y.index_select(0, I),
+                    TrainB.Mask.index_select(0, I));
       Optimizer.zero_grad();
       Loss.backward();
       GradSum += torch::nn::utils::clip_grad_norm_(Net->parameters(), 10.0);
@@ -514,7 +538,7 @@ Error trainSequenceValue(const SequenceValueOptions &O, const ValueTable &TrainI
     if (Validate) {
       torch::NoGradGuard NoGrad;
       Line["validation_loss"] =
-          maskedHuber(Net->forward(ValB.X), ValB.Y, ValB.Mask).item<double>();
+          valueLoss(O, Net->forward(ValB.X), ValB.Y, ValB.Mask).item<double>();
       const std::vector<std::vector<float>> ValPred = predict(Net, ValB.X);
       ChoiceFigures V = scoreChoices(Validation, ValPred);
       ChoiceFigures T = scoreChoices(Train, predict(Net, TrainB.X));
@@ -585,6 +609,9 @@ Error trainSequenceValue(const SequenceValueOptions &O, const ValueTable &TrainI
         if (O.NegativeGainWeight > 0)
           Meta["negative_gain_weight"] = O.NegativeGainWeight;
         Meta["column_order"] = ColumnOrder;
+        if (O.ListwiseWeight > 0)
+          Meta["listwise_loss"] = json::Object{{"weight", O.ListwiseWeight},
+                                               {"temperature", O.ListwiseTemperature}};
         if (O.PretrainEpochs)
           Meta["encoder"] = json::Object{{"kind", "denoising-autoencoder"},
                                          {"epochs", int64_t(O.PretrainEpochs)},

@@ -60,6 +60,10 @@ struct SequenceValueOptions {
   // Re-mine the column order on the training table (greedyColumnOrder) and keep it when the
   // prior's effort 1 on validation is better with it than with the table's own order.
   bool RemineOrder = false;
+  // A listwise ranking loss added to the regression (weight; 0: regression alone): per row,
+  // the cross-entropy between softmax(measured gains / T) and softmax(predicted / T), T the
+  // temperature in percent of gain. Recorded in the model ("listwise_loss").
+  double ListwiseWeight = 0, ListwiseTemperature = 1;
 };
 
 // The training target of one measured column: 100 * log(clang / value) in percent, clipped to

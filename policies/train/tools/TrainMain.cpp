@@ -102,6 +102,13 @@ static cl::opt<bool> RemineOrder(
     "remine-order",
     cl::desc("value: re-mine the core set's order (effort 1's fixed proposals) greedily on the "
              "training table; kept if the prior's validation effort-1 is better with it"));
+static cl::opt<double> ListwiseWeight(
+    "listwise-weight", cl::init(0),
+    cl::desc("value: add a listwise ranking loss (softmax cross-entropy of each row's measured "
+             "and predicted gains) with this weight; 0: the regression alone"));
+static cl::opt<double> ListwiseTemperature(
+    "listwise-temperature", cl::init(1),
+    cl::desc("value: the listwise loss's softmax temperature, in percent of gain"));
 static cl::opt<double> ValueLearningRate("value-lr", cl::init(SequenceValueOptions().LearningRate),
                                          cl::desc("value: AdamW learning rate"));
 static cl::opt<double> ValueWeightDecay("value-weight-decay",
@@ -439,6 +446,10 @@ int trainValue(int Argc, const char **Argv) {
   O.NegativeGainWeight = NegativeGainWeight;
   O.LearningRate = ValueLearningRate;
   O.RemineOrder = RemineOrder;
+  if (ListwiseWeight < 0 || ListwiseTemperature <= 0)
+    return fail("--listwise-weight must be >= 0 and --listwise-temperature > 0");
+  O.ListwiseWeight = ListwiseWeight;
+  O.ListwiseTemperature = ListwiseTemperature;
   O.WeightDecay = ValueWeightDecay;
   if (given(InlinerHidden)) // --hidden: the value network's width too
     O.Hidden = InlinerHidden;
