@@ -6,6 +6,7 @@
 #include "runtime/SideOutputs.h"
 #include "runtime/SizeMeasurer.h"
 #include "runtime/lto/OptimizedModuleReplay.h"
+#include "runtime/UnwindSharing.h"
 #include "clang/Driver/Driver.h"
 #include "clang/Driver/InputInfo.h"
 #include "clang/Driver/Job.h"
@@ -229,6 +230,18 @@ struct OwnedLTOLink {
   std::string OptimizedPath;
   std::vector<std::vector<std::string>> ReplayCommands; // empty: the candidate does not replay
   size_t OptimizeAt = 0;
+  // Shared unwind (LinkCandidateSpec::SharedUnwind): the candidates wait for clang's link,
+  // whose output names the frameless functions (written to FramelessPath, the pass's list);
+  // their outputs are checked against its summary (BaselineUnwind) before they may ship.
+  enum class FramelessState { Off, Waiting, Ready, Failed };
+  FramelessState Frameless = FramelessState::Off;
+  std::string FramelessPath, FramelessNote;
+  UnwindSummary BaselineUnwind;
+  bool waitsForBaseline() const {
+    return Next < Specs.size() && Specs[Next].SharedUnwind &&
+           Frameless == FramelessState::Waiting;
+  }
+  void readFrameless();
   std::chrono::steady_clock::time_point LinkStart = std::chrono::steady_clock::now();
 
   OwnedLTOLink(const Compilation &C, const Config &Cfg) : C(C), Cfg(Cfg) {}
@@ -348,6 +361,20 @@ void OwnedLTOLink::prepare() {
     Predicted = std::move(OrderedPredicted);
   }
   for (size_t K = 0; K < Specs.size(); ++K) {
+    if (Specs[K].SharedUnwind) {
+      if (Frameless == FramelessState::Off) {
+        SmallString<256> P;
+        Frameless = FramelessState::Failed;
+        if (std::error_code EC = sys::fs::createTemporaryFile("smartcc-frameless", "txt", P))
+          FramelessNote = "no temporary file: " + EC.message();
+        else if (!fitsInPipeline(P))
+          FramelessNote = ("the temporary directory's path cannot go in a pass pipeline: " + P).str();
+        else
+          Frameless = FramelessState::Waiting;
+        FramelessPath = std::string(P);
+      }
+      Specs[K].Pipeline.push_back("smartcc-shared-unwind<" + FramelessPath + ">");
+    }
     const LinkCandidateSpec &Spec = Specs[K];
     const std::string &Name = Spec.Name;
     SmallString<256> Temp;
@@ -378,6 +405,7 @@ void OwnedLTOLink::prepare() {
     }
     CandidateReport R;
     R.Name = Name;
+    R.SharedUnwind = Spec.SharedUnwind;
     if (Predicted[K]) {
       R.Predicted = Predicted[K];
       if (StringRef(Name).starts_with("agent#")) { // a sequence (a library name says itself)
@@ -477,7 +505,15 @@ bool OwnedLTOLink::startNext() {
     startOptimize();
     return true;
   }
+  if (waitsForBaseline())
+    return false;
   CandidateResult &R = D.Candidates[Next].Result;
+  if (Specs[Next].SharedUnwind && Frameless != FramelessState::Ready) {
+    R.Result = Outcome::NotRun;
+    R.setMessage(FramelessNote.c_str());
+    ++Next;
+    return true;
+  }
   if (usesPlugin(Specs[Next]) && !sys::fs::exists(ltoPluginPath())) {
     R.Result = Outcome::NotRun;
     R.setMessage(("smartcc's LTO pass plugin is missing: " + ltoPluginPath()).c_str());
@@ -570,7 +606,48 @@ void OwnedLTOLink::endLink(const RunningLink &L, bool Ended, int Status,
     R.setMessage(("the link failed with status " + std::to_string(WEXITSTATUS(Status))).c_str());
   } else {
     measure(Temps[L.Index], R);
+    // A shared unwind entry ships only where the output's own instructions prove it right.
+    if (R.Result == Outcome::Ok && Specs[L.Index].SharedUnwind) {
+      ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Temps[L.Index]);
+      Expected<SharedUnwindCheck> Check =
+          Buf ? checkSharedUnwind((*Buf)->getMemBufferRef(), BaselineUnwind)
+              : Expected<SharedUnwindCheck>(errorCodeToError(Buf.getError()));
+      if (!Check) {
+        R.Result = Outcome::VerifierFailed;
+        R.setMessage(("unwind check: " + toString(Check.takeError())).c_str());
+      }
+    }
   }
+}
+
+// clang's link is measured: which of its functions are frameless, for the shared-unwind
+// candidates' pass (a list file) and their outputs' check.
+void OwnedLTOLink::readFrameless() {
+  Frameless = FramelessState::Failed;
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Output);
+  if (!Buf) {
+    FramelessNote = "cannot read clang's link: " + Buf.getError().message();
+    return;
+  }
+  Expected<UnwindSummary> S = summarizeUnwind((*Buf)->getMemBufferRef());
+  if (!S) {
+    FramelessNote = "cannot read clang's link's unwind entries: " + toString(S.takeError());
+    return;
+  }
+  if (S->Frameless.size() < 2) {
+    FramelessNote = "fewer than two frameless functions in clang's link";
+    return;
+  }
+  std::error_code EC;
+  raw_fd_ostream OS(FramelessPath, EC);
+  if (EC) {
+    FramelessNote = "cannot write " + FramelessPath + ": " + EC.message();
+    return;
+  }
+  for (const std::string &N : S->Frameless)
+    OS << N << "\n";
+  BaselineUnwind = std::move(*S);
+  Frameless = FramelessState::Ready;
 }
 
 // Waits until an active link ends, one runs out of time or WakeFd is written, then ends each
@@ -634,6 +711,12 @@ void OwnedLTOLink::finish(double BaselineMillis) {
     D.Baseline = Base.Object;
     D.BaselineValue = metricValue(Base.Object, 0, D.SizeMetric);
     D.BaselineMeasured = true;
+  }
+  if (Frameless == FramelessState::Waiting) {
+    if (D.BaselineMeasured)
+      readFrameless();
+    else
+      Frameless = FramelessState::Failed, FramelessNote = "clang's link is not measured";
   }
   if (D.Candidates.empty())
     D.KeptReason = "no_candidates";
@@ -746,6 +829,8 @@ LTOLinkHandle::~LTOLinkHandle() {
     sys::fs::remove(T);
   if (!L->OptimizedPath.empty())
     sys::fs::remove(L->OptimizedPath);
+  if (!L->FramelessPath.empty())
+    sys::fs::remove(L->FramelessPath);
 }
 
 LTOLinkHandle beginLTOLink(const Compilation &C, const Config &Cfg) {

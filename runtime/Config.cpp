@@ -694,6 +694,11 @@ Error parseLinkCandidate(StringRef Source, const std::string &Path, const toml::
         E = nodeError(Source, *V, "'" + KeyPath + "' must be a boolean (true or false)");
       else
         Spec.AfterLTOPipeline = V->as_boolean()->get();
+    } else if (Key == "shared_unwind") {
+      if (!V->is_boolean())
+        E = nodeError(Source, *V, "'" + KeyPath + "' must be a boolean (true or false)");
+      else
+        Spec.SharedUnwind = V->as_boolean()->get();
     } else if (Key == "llvm_args" || Key == "linker_args") {
       std::vector<std::string> &Dst = Key == "llvm_args" ? Spec.LLVMArgs : Spec.LinkerArgs;
       E = readStringArray(Source, *V, KeyPath, Dst);
@@ -1069,6 +1074,8 @@ std::string formatLinkCandidate(const LinkCandidateSpec &C) {
     Out += ", skip_targets = " + formatValue(C.SkipTargets);
   if (C.AfterLTOPipeline)
     Out += ", after_lto_pipeline = true";
+  if (C.SharedUnwind)
+    Out += ", shared_unwind = true";
   return Out + " }";
 }
 

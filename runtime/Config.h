@@ -44,6 +44,10 @@ struct LinkCandidateSpec {
   // all such candidates and each replays it (link_replay; driver/LTOLink.cpp), so that they
   // cost code generation, not a whole link; otherwise lto<ON> is put in front of Pipeline.
   bool AfterLTOPipeline = false;
+  // Last in its pipeline, the functions that were frameless in clang's link share one unwind
+  // entry (runtime/lto/SharedUnwind.h): it starts after clang's link, whose output names
+  // them, and its output ships only if runtime/UnwindSharing.h's check passes.
+  bool SharedUnwind = false;
 };
 
 struct Config {

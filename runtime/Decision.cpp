@@ -2,6 +2,7 @@
 #include "policies/ActionSpace.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
+#include <algorithm>
 #include <cmath>
 #include <tuple>
 #include "llvm/Support/JSON.h"
@@ -11,13 +12,16 @@ using namespace llvm;
 namespace smartcc {
 
 const char *brokenShipRule(const ObjectSize &Candidate, const ObjectSize &Baseline,
-                           const ShipRules &Rules) {
+                           const ShipRules &Rules, bool SharedUnwind) {
   if (!Rules.Active)
     return nullptr;
   if (!Rules.AllowRamGrowth &&
       (Candidate.ramBytes() > Baseline.ramBytes() || Candidate.DataBytes > Baseline.DataBytes))
     return "ram_growth";
-  const double CodeAllowance = double(Baseline.CodeBytes) * Rules.CodeForUnwind / 100.0;
+  const double CodeAllowance =
+      double(Baseline.CodeBytes) *
+      (SharedUnwind ? std::max(Rules.CodeForUnwind, SharedUnwindCodePercent) : Rules.CodeForUnwind) /
+      100.0;
   // Unwind tables as linked: with the .eh_frame_hdr entries of the FDEs.
   auto Unwind = [](const ObjectSize &S) { return S.UnwindBytes + 8 * S.FDEs; };
   if (Unwind(Candidate) < Unwind(Baseline) &&
@@ -44,7 +48,7 @@ void chooseWinner(TUDecision &D) {
     if (C.Value >= D.BaselineValue)
       continue;
     // Only a candidate that would win is judged by the rules, so the counts say what they cost.
-    C.Rejected = brokenShipRule(C.Result.Object, D.Baseline, D.Rules);
+    C.Rejected = brokenShipRule(C.Result.Object, D.Baseline, D.Rules, C.SharedUnwind);
     if (!C.Rejected && D.Rules.Active && !C.NewUndefined.empty())
       C.Rejected = "new_undefined_symbol";
     if (C.Rejected) {

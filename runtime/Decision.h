@@ -26,7 +26,8 @@ struct ShipRules {
 };
 // The rule Candidate breaks against Baseline ("ram_growth", "code_for_unwind"), or null.
 const char *brokenShipRule(const ObjectSize &Candidate, const ObjectSize &Baseline,
-                           const ShipRules &Rules);
+                           const ShipRules &Rules, bool SharedUnwind = false);
+inline constexpr double SharedUnwindCodePercent = 0.25;
 
 struct CandidateReport {
   std::string Name;
@@ -40,6 +41,12 @@ struct CandidateReport {
   std::string ActionSpace;           // ... and the space its action names come from
   std::optional<float> Predicted;    // its predicted gain, 100*log(clang / candidate)
   bool Replayed = false; // a link candidate that replayed the optimized program (LTOLink.cpp)
+  // A shared-unwind link candidate (runtime/lto/SharedUnwind.h): its unwind tables shrink by
+  // sharing entries, not by trading code for them, and a build without unwind tables never
+  // runs it, so the code-for-unwind rule allows it SharedUnwindCodePercent of clang's code:
+  // moving functions changes the machine outliner's choices a little (+20 bytes on
+  // libz.so's 42 KB of code for 1,128 bytes of unwind tables).
+  bool SharedUnwind = false;
 };
 
 struct TUDecision {

@@ -20,6 +20,8 @@
 //                                      --lto-emit-llvm, below), so that only what follows it
 //                                      runs again
 //                                      (runtime/lto/OptimizedModuleReplay.h)
+//   smartcc-shared-unwind<PATH>        the functions named in PATH, frameless in clang's own
+//                                      link, share one unwind entry (runtime/lto/SharedUnwind.h)
 //
 // With SMARTCC_LTO_SAVE_OPTIMIZED=PATH in its environment, the plugin also saves the module at
 // the end of LTO's default pipeline to PATH (what replay reads).
@@ -29,6 +31,7 @@
 #include "policies/inliner/MLInlineAdvisor.h"
 #include "runtime/MacroPipelines.h"
 #include "runtime/lto/OptimizedModuleReplay.h"
+#include "runtime/lto/SharedUnwind.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassManager.h"
 #include "llvm/Passes/PassBuilder.h"
@@ -141,6 +144,13 @@ bool parseReplay(StringRef Name, ModulePassManager &MPM) {
   return true;
 }
 
+bool parseSharedUnwind(StringRef Name, ModulePassManager &MPM) {
+  if (!Name.consume_front("smartcc-shared-unwind<") || !Name.consume_back(">") || Name.empty())
+    return false;
+  MPM.addPass(smartcc::SharedUnwindPass(Name));
+  return true;
+}
+
 } // namespace
 
 extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
@@ -149,7 +159,8 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
                 [&PB](StringRef Name, ModulePassManager &MPM,
                       ArrayRef<PassBuilder::PipelineElement>) {
                   return parseFunctionAttr(Name, MPM) || parseMacro(PB, Name, MPM) ||
-                         parseMLInliner(Name, MPM) || parseReplay(Name, MPM);
+                         parseMLInliner(Name, MPM) || parseReplay(Name, MPM) ||
+                         parseSharedUnwind(Name, MPM);
                 });
             if (const char *Save = std::getenv(smartcc::SaveOptimizedEnv); Save && *Save) {
               std::string Path = Save;

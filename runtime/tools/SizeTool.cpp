@@ -5,7 +5,12 @@
 //
 //   smartcc-size FILE...          a table, one row per file, and a total
 //   smartcc-size --json FILE...   one JSON object per line per file
+//   smartcc-size --shared-unwind-baseline=CLANG FILE...
+//                                 the shared-unwind candidate's check of each linked FILE
+//                                 against clang's link CLANG (runtime/UnwindSharing.h)
+//   smartcc-size --frameless FILE  the functions whose unwind entry is the CIE's rule alone
 #include "runtime/SizeMeasurer.h"
+#include "runtime/UnwindSharing.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
@@ -21,6 +26,70 @@ static cl::list<std::string> Files(cl::Positional, cl::desc("FILE..."), cl::OneO
                                    cl::cat(Category));
 static cl::opt<bool> Json("json", cl::desc("one JSON object per line per file"),
                           cl::cat(Category));
+
+static cl::opt<std::string> SharedUnwindBaseline(
+    "shared-unwind-baseline", cl::desc("check each FILE's shared unwind entry against this "
+                                       "link of clang's"),
+    cl::value_desc("CLANG"), cl::cat(Category));
+static cl::opt<bool> Frameless("frameless", cl::desc("list each FILE's frameless functions"),
+                               cl::cat(Category));
+
+static Expected<std::unique_ptr<MemoryBuffer>> readFile(StringRef Path) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> B = MemoryBuffer::getFile(Path);
+  if (!B)
+    return createStringError(B.getError(), "%s: %s", Path.str().c_str(),
+                             B.getError().message().c_str());
+  return std::move(*B);
+}
+
+// The unwind modes (--frameless, --shared-unwind-baseline); 1 when a file fails.
+static int unwindMode() {
+  std::optional<UnwindSummary> Base;
+  if (!SharedUnwindBaseline.empty()) {
+    Expected<std::unique_ptr<MemoryBuffer>> B = readFile(SharedUnwindBaseline);
+    Expected<UnwindSummary> S = B ? summarizeUnwind((*B)->getMemBufferRef())
+                                  : Expected<UnwindSummary>(B.takeError());
+    if (!S) {
+      WithColor::error(errs(), "smartcc-size") << SharedUnwindBaseline << ": "
+                                               << toString(S.takeError()) << "\n";
+      return 1;
+    }
+    Base = std::move(*S);
+  }
+  int Status = 0;
+  for (const std::string &Path : Files) {
+    Expected<std::unique_ptr<MemoryBuffer>> B = readFile(Path);
+    if (!B) {
+      WithColor::error(errs(), "smartcc-size") << toString(B.takeError()) << "\n";
+      Status = 1;
+      continue;
+    }
+    if (Frameless) {
+      Expected<UnwindSummary> S = summarizeUnwind((*B)->getMemBufferRef());
+      if (!S) {
+        WithColor::error(errs(), "smartcc-size") << Path << ": " << toString(S.takeError())
+                                                 << "\n";
+        Status = 1;
+        continue;
+      }
+      outs() << Path << ": " << S->FDEs << " unwind entries, " << S->Frameless.size()
+             << " frameless functions\n";
+      for (const std::string &N : S->Frameless)
+        outs() << "  " << N << "\n";
+      continue;
+    }
+    Expected<SharedUnwindCheck> C = checkSharedUnwind((*B)->getMemBufferRef(), *Base);
+    if (!C) {
+      WithColor::error(errs(), "smartcc-size") << Path << ": " << toString(C.takeError())
+                                               << "\n";
+      Status = 1;
+      continue;
+    }
+    outs() << Path << ": shared unwind entry ok: " << C->Functions << " functions, "
+           << C->RunBytes << " bytes, " << C->Instructions << " instructions checked\n";
+  }
+  return Status;
+}
 
 static void printJSON(StringRef Path, const FileSize &F) {
   const ObjectSize &S = F.Size;
@@ -52,6 +121,8 @@ int main(int Argc, char **Argv) {
       Argc, Argv,
       "smartcc-size: image bytes by section class (image = code + rodata + data + unwind; "
       "bss is RAM only)\n");
+  if (Frameless || !SharedUnwindBaseline.empty())
+    return unwindMode();
   if (!Json)
     outs() << format("%10s %10s %10s %10s %10s %10s %10s  %s\n", "image", "code", "rodata",
                      "data", "unwind", "bss", "file", "name");

@@ -1,0 +1,47 @@
+// What the shared-unwind link candidate reads and checks in linked ELF files (its IR side is
+// runtime/lto/SharedUnwind.h, which says why one FDE may cover many frameless functions).
+//
+// Before: which functions of clang's own link have an FDE without instructions (the CIE's
+// rule everywhere) and no LSDA: their names go to the candidate's pass.
+// After: the candidate's output may ship only if, by its own bytes,
+//   - one FDE, without instructions or LSDA, begins at the begin marker and covers the whole
+//     run up to the end marker, and no other FDE overlaps the run;
+//   - no instruction of the run writes the stack pointer, the return-address register or a
+//     callee-saved register (x86-64: calls and returns move RSP and put it back), so the CIE's
+//     rule is true at every instruction of it;
+//   - every function that had an FDE in clang's link (by name), and every machine-outlined
+//     function, is still covered by one.
+#pragma once
+#include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBufferRef.h"
+#include <cstdint>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace smartcc {
+
+struct UnwindSummary {
+  unsigned FDEs = 0;
+  // Functions (symbol names, each defined once) whose FDE has no instructions and no LSDA;
+  // not the machine outliner's, which no IR pass can name.
+  std::vector<std::string> Frameless;
+  // Functions covered by some FDE (symbol names).
+  std::set<std::string> Covered;
+};
+
+// Reads .eh_frame and the symbol table of a linked ELF file.
+llvm::Expected<UnwindSummary> summarizeUnwind(llvm::MemoryBufferRef ELF);
+
+struct SharedUnwindCheck {
+  unsigned Functions = 0;    // functions inside the shared run
+  uint64_t RunBytes = 0;     // bytes of code the shared FDE covers
+  unsigned Instructions = 0; // instructions checked
+};
+
+// Checks a candidate's output against clang's link's summary (Baseline); an error says what
+// failed.
+llvm::Expected<SharedUnwindCheck> checkSharedUnwind(llvm::MemoryBufferRef Candidate,
+                                                     const UnwindSummary &Baseline);
+
+} // namespace smartcc

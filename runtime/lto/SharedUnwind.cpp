@@ -1,0 +1,101 @@
+#include "runtime/lto/SharedUnwind.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
+
+using namespace llvm;
+
+namespace smartcc {
+
+namespace {
+
+// Whether F may be covered by the shared entry: it must need its FDE only for asynchronous
+// unwinding (no exception passes through a nounwind function without a personality), and be
+// free to move into another section.
+bool coverable(const Function &F) {
+  if (F.isDeclaration() || !F.doesNotThrow() || F.hasPersonalityFn() || F.hasComdat() ||
+      F.hasSection() || F.hasFnAttribute(Attribute::Naked) || F.hasPrefixData() ||
+      F.hasPrologueData())
+    return false;
+  // A call that is not a tail call needs a frame (AArch64 saves the return address). A
+  // function frameless in clang's link has none, but a candidate's own passes before this one
+  // (an IR outliner) may have added one: such a function is left out rather than risk the
+  // whole candidate failing its check.
+  for (const BasicBlock &BB : F)
+    for (const Instruction &I : BB) {
+      const auto *Call = dyn_cast<CallBase>(&I);
+      if (!Call)
+        continue;
+      if (const auto *II = dyn_cast<IntrinsicInst>(Call))
+        if (!isa<AnyMemIntrinsic>(II))
+          continue; // inline code, or nothing
+      const auto *CI = dyn_cast<CallInst>(Call);
+      if (!CI || !CI->isTailCall() || !isa<ReturnInst>(CI->getNextNode()))
+        return false;
+    }
+  return true;
+}
+
+// A naked marker: nothing but its inline assembly (one CFI directive).
+Function *marker(Module &M, StringRef Name, StringRef Directive) {
+  LLVMContext &C = M.getContext();
+  Function *F = Function::Create(FunctionType::get(Type::getVoidTy(C), false),
+                                 GlobalValue::InternalLinkage, Name, &M);
+  F->addFnAttr(Attribute::Naked);
+  F->addFnAttr(Attribute::NoInline);
+  F->addFnAttr(Attribute::NoUnwind);
+  // Size attributes: no alignment padding in front of a marker (x86-64 aligns other
+  // functions to 16 bytes).
+  F->addFnAttr(Attribute::MinSize);
+  F->addFnAttr(Attribute::OptimizeForSize);
+  F->setSection(SharedUnwindSection);
+  IRBuilder<> B(BasicBlock::Create(C, "entry", F));
+  B.CreateCall(InlineAsm::get(FunctionType::get(Type::getVoidTy(C), false), Directive, "",
+                              /*hasSideEffects=*/true));
+  B.CreateUnreachable();
+  return F;
+}
+
+} // namespace
+
+PreservedAnalyses SharedUnwindPass::run(Module &M, ModuleAnalysisManager &) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> B = MemoryBuffer::getFile(ListPath);
+  if (!B)
+    report_fatal_error(Twine("smartcc-shared-unwind: cannot read ") + ListPath + ": " +
+                           B.getError().message(),
+                       /*gen_crash_diag=*/false);
+  StringSet<> Names;
+  SmallVector<StringRef, 0> Lines;
+  (*B)->getBuffer().split(Lines, '\n', -1, false);
+  for (StringRef L : Lines)
+    if (!L.trim().empty())
+      Names.insert(L.trim());
+  std::vector<Function *> Covered;
+  for (Function &F : M)
+    if (Names.contains(F.getName()) && coverable(F))
+      Covered.push_back(&F);
+  // One function gains nothing: its FDE would only be replaced by the shared one.
+  if (Covered.size() < 2)
+    return PreservedAnalyses::all();
+  Function *Begin = marker(M, SharedUnwindBegin, ".cfi_startproc");
+  for (Function *F : Covered) {
+    F->removeFromParent();
+    M.getFunctionList().push_back(F);
+    F->setSection(SharedUnwindSection);
+    F->removeFnAttr(Attribute::UWTable);
+  }
+  Function *End = marker(M, SharedUnwindEnd, ".cfi_endproc");
+  // Begin first, then the covered functions, then End: the end of the module's list, so no
+  // function with a frame of its own is generated while the shared frame is open.
+  Begin->removeFromParent();
+  M.getFunctionList().insert(Covered.front()->getIterator(), Begin);
+  appendToCompilerUsed(M, {Begin, End});
+  return PreservedAnalyses::none();
+}
+
+} // namespace smartcc
