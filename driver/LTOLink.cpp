@@ -634,6 +634,10 @@ void OwnedLTOLink::readFrameless() {
     FramelessNote = "cannot read clang's link's unwind entries: " + toString(S.takeError());
     return;
   }
+  if (S->DebugInfo) {
+    FramelessNote = "the program has debug information (every function gets a frame of its own)";
+    return;
+  }
   if (S->Frameless.size() < 2) {
     FramelessNote = "fewer than two frameless functions in clang's link";
     return;

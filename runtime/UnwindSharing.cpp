@@ -43,6 +43,7 @@ struct FunctionSymbol {
 };
 
 struct LinkedFile {
+  bool DebugInfo = false;
   std::unique_ptr<object::ObjectFile> File;
   const object::ELFObjectFileBase *ELF = nullptr;
   std::vector<FDERange> FDEs; // sorted by Begin
@@ -60,6 +61,8 @@ Expected<LinkedFile> readLinked(MemoryBufferRef B) {
     return failure("not an ELF file");
   for (const object::SectionRef &S : L.ELF->sections()) {
     Expected<StringRef> Name = S.getName();
+    if (Name && *Name == ".debug_info")
+      L.DebugInfo = true;
     if (!Name || *Name != ".eh_frame")
       continue;
     Expected<StringRef> Contents = S.getContents();
@@ -210,6 +213,7 @@ Expected<UnwindSummary> summarizeUnwind(MemoryBufferRef ELF) {
     return L.takeError();
   UnwindSummary S;
   S.FDEs = unsigned(L->FDEs.size());
+  S.DebugInfo = L->DebugInfo;
   StringMap<unsigned> Count;
   for (const FunctionSymbol &F : L->Functions)
     ++Count[F.Name];

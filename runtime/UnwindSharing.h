@@ -28,6 +28,9 @@ struct UnwindSummary {
   std::vector<std::string> Frameless;
   // Functions covered by some FDE (symbol names).
   std::set<std::string> Covered;
+  // The file has .debug_info: its program had debug information, with which code generation
+  // gives every function a frame of its own (runtime/lto/SharedUnwind.h).
+  bool DebugInfo = false;
 };
 
 // Reads .eh_frame and the symbol table of a linked ELF file.

@@ -65,10 +65,17 @@ MODES = {
                           "-Xlinker", "--lto-newpm-passes=lto<O2>,iroutliner",
                           "-Xlinker", "-mllvm", "-Xlinker", "-no-ir-sim-branch-matching"],
                          "aarch64"),
+    # One unwind entry for the frameless functions (lto-shared-unwind) alone: it ships whenever
+    # it is smaller and passes its check, so the program that runs is the shared one.
+    "lto-shared-unwind": (["-Oz", "-flto", "-fuse-ld=lld", "--smartcc-link-time=0",
+                           "--smartcc-link-candidates=lto-shared-unwind"], "x86_64"),
+    "a64-lto-shared-unwind": (["-Oz", "-flto", "-fuse-ld=lld", "--smartcc-link-time=0",
+                               "--smartcc-link-candidates=lto-shared-unwind"], "aarch64"),
 }
 # Modes whose product is a link, not an object: built by smartcc straight to the executable
 # even with --every-candidate (a candidate link's output is not saved).
-DIRECT_MODES = {"lto", "lto-iro", "lto-sink-iro", "a64-lto", "a64-lto-late-iro"}
+DIRECT_MODES = {"lto", "lto-iro", "lto-sink-iro", "a64-lto", "a64-lto-late-iro",
+                "lto-shared-unwind", "a64-lto-shared-unwind"}
 HIDDEN_MODES = {"broken": (["-Oz", "-include", "{OUT}/broken.h"], "x86_64")}
 SMOKE_MODES = ["default", "library", "os", "regalloc-o2", "inliner", "a64", "lto", "lto-iro"]
 LIFTED_BUDGET = ["--smartcc-candidate-budget=0"]

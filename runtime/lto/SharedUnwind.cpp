@@ -69,6 +69,11 @@ PreservedAnalyses SharedUnwindPass::run(Module &M, ModuleAnalysisManager &) {
     report_fatal_error(Twine("smartcc-shared-unwind: cannot read ") + ListPath + ": " +
                            B.getError().message(),
                        /*gen_crash_diag=*/false);
+  // With debug information, code generation opens a frame (for .debug_frame) in every
+  // function, with or without uwtable, and the shared frame cannot stay open across them:
+  // such programs keep their own entries (a limit, docs/design.md).
+  if (M.debug_compile_units_begin() != M.debug_compile_units_end())
+    return PreservedAnalyses::all();
   StringSet<> Names;
   SmallVector<StringRef, 0> Lines;
   (*B)->getBuffer().split(Lines, '\n', -1, false);
