@@ -241,69 +241,88 @@ Expected<SharedUnwindCheck> checkSharedUnwind(MemoryBufferRef Candidate,
   Expected<LinkedFile> L = readLinked(Candidate);
   if (!L)
     return L.takeError();
-  const FunctionSymbol *Begin = nullptr, *End = nullptr;
+  // The runs: each begin marker followed by its end marker (a ThinLTO link has one run per
+  // backend that made one; their local symbols share the names).
+  std::vector<const FunctionSymbol *> Begins, Ends;
   for (const FunctionSymbol &F : L->Functions) {
     if (F.Name == SharedUnwindBegin)
-      Begin = Begin ? nullptr : &F;
+      Begins.push_back(&F);
     if (F.Name == SharedUnwindEnd)
-      End = End ? nullptr : &F;
+      Ends.push_back(&F);
   }
-  if (!Begin || !End || End->Address <= Begin->Address)
+  auto ByAddress = [](const FunctionSymbol *A, const FunctionSymbol *B) {
+    return A->Address < B->Address;
+  };
+  llvm::sort(Begins, ByAddress);
+  llvm::sort(Ends, ByAddress);
+  if (Begins.empty() || Begins.size() != Ends.size())
     return failure("no shared unwind run in the output (fewer than two functions to cover)");
-  // The shared entry: begins at the begin marker, reaches the end marker, says nothing.
-  const FDERange *Shared = fdeAt(L->FDEs, Begin->Address);
-  if (!Shared || Shared->Begin != Begin->Address || Shared->End < End->Address)
-    return failure("the shared unwind entry does not cover the run");
-  if (!Shared->Plain)
-    return failure("the shared unwind entry is not the CIE's rule alone");
-  for (const FDERange &R : L->FDEs)
-    if (&R != Shared && R.Begin < Shared->End && Shared->Begin < R.End)
-      return failure("another unwind entry overlaps the shared run");
+  std::vector<const FDERange *> Runs;
+  for (size_t K = 0; K < Begins.size(); ++K) {
+    if (Ends[K]->Address <= Begins[K]->Address ||
+        (K + 1 < Begins.size() && Begins[K + 1]->Address < Ends[K]->Address))
+      return failure("the shared unwind runs' markers are not in order");
+    // The shared entry: begins at the begin marker, reaches the end marker, says nothing.
+    const FDERange *Shared = fdeAt(L->FDEs, Begins[K]->Address);
+    if (!Shared || Shared->Begin != Begins[K]->Address || Shared->End < Ends[K]->Address)
+      return failure("the shared unwind entry does not cover the run");
+    if (!Shared->Plain)
+      return failure("the shared unwind entry is not the CIE's rule alone");
+    for (const FDERange &R : L->FDEs)
+      if (&R != Shared && R.Begin < Shared->End && Shared->Begin < R.End)
+        return failure("another unwind entry overlaps the shared run");
+    Runs.push_back(Shared);
+  }
 
-  // Every instruction of the run, as bytes of the output.
+  // Every instruction of every run, as bytes of the output.
   SharedUnwindCheck C;
-  C.RunBytes = Shared->End - Shared->Begin;
-  ArrayRef<uint8_t> Bytes;
-  for (const object::SectionRef &S : L->ELF->sections())
-    if (S.isText() && S.getAddress() <= Shared->Begin &&
-        Shared->End <= S.getAddress() + S.getSize()) {
-      Expected<StringRef> Contents = S.getContents();
-      if (!Contents)
-        return Contents.takeError();
-      Bytes = arrayRefFromStringRef(*Contents)
-                  .slice(Shared->Begin - S.getAddress(), C.RunBytes);
-      break;
-    }
-  if (Bytes.size() != C.RunBytes)
-    return failure("the shared run is not inside one section of code");
   Expected<Disassembler> D = disassemblerFor(L->ELF->makeTriple());
   if (!D)
     return D.takeError();
-  for (uint64_t Off = 0; Off < Bytes.size();) {
-    MCInst I;
-    uint64_t Size = 0;
-    if (D->Dis->getInstruction(I, Size, Bytes.slice(Off), Shared->Begin + Off, nulls()) !=
-            MCDisassembler::Success ||
-        Size == 0)
-      return failure("cannot decode the instruction at 0x" + utohexstr(Shared->Begin + Off));
-    std::string Why;
-    if (!keepsFrame(*D, I, Why)) {
-      std::string Where;
-      for (const FunctionSymbol &F : L->Functions)
-        if (F.Address <= Shared->Begin + Off && Shared->Begin + Off < F.Address + F.Size)
-          Where = " (" + F.Name + ")";
-      return failure("the instruction at 0x" + utohexstr(Shared->Begin + Off) + Where + " " +
-                     Why + ": not frameless");
+  for (const FDERange *Shared : Runs) {
+    const uint64_t RunBytes = Shared->End - Shared->Begin;
+    C.RunBytes += RunBytes;
+    ArrayRef<uint8_t> Bytes;
+    for (const object::SectionRef &S : L->ELF->sections())
+      if (S.isText() && S.getAddress() <= Shared->Begin &&
+          Shared->End <= S.getAddress() + S.getSize()) {
+        Expected<StringRef> Contents = S.getContents();
+        if (!Contents)
+          return Contents.takeError();
+        Bytes = arrayRefFromStringRef(*Contents).slice(Shared->Begin - S.getAddress(), RunBytes);
+        break;
+      }
+    if (Bytes.size() != RunBytes)
+      return failure("the shared run is not inside one section of code");
+    for (uint64_t Off = 0; Off < Bytes.size();) {
+      MCInst I;
+      uint64_t Size = 0;
+      if (D->Dis->getInstruction(I, Size, Bytes.slice(Off), Shared->Begin + Off, nulls()) !=
+              MCDisassembler::Success ||
+          Size == 0)
+        return failure("cannot decode the instruction at 0x" + utohexstr(Shared->Begin + Off));
+      std::string Why;
+      if (!keepsFrame(*D, I, Why)) {
+        std::string Where;
+        for (const FunctionSymbol &F : L->Functions)
+          if (F.Address <= Shared->Begin + Off && Shared->Begin + Off < F.Address + F.Size)
+            Where = " (" + F.Name + ")";
+        return failure("the instruction at 0x" + utohexstr(Shared->Begin + Off) + Where + " " +
+                       Why + ": not frameless");
+      }
+      ++C.Instructions;
+      Off += Size;
     }
-    ++C.Instructions;
-    Off += Size;
   }
+  auto InRun = [&](uint64_t A) {
+    return llvm::any_of(Runs, [&](const FDERange *R) { return R->Begin <= A && A < R->End; });
+  };
 
   // No function lost the entry it had in clang's link; outlined functions keep theirs.
   for (const FunctionSymbol &F : L->Functions) {
     if (F.Size == 0)
       continue;
-    if (Shared->Begin <= F.Address && F.Address < Shared->End) {
+    if (InRun(F.Address)) {
       if (F.Name != SharedUnwindBegin && F.Name != SharedUnwindEnd)
         ++C.Functions;
       continue;

@@ -4,8 +4,9 @@
 // Before: which functions of clang's own link have an FDE without instructions (the CIE's
 // rule everywhere) and no LSDA: their names go to the candidate's pass.
 // After: the candidate's output may ship only if, by its own bytes,
-//   - one FDE, without instructions or LSDA, begins at the begin marker and covers the whole
-//     run up to the end marker, and no other FDE overlaps the run;
+//   - for each run (one per module that made one: a ThinLTO link may have several), one FDE
+//     without instructions or LSDA begins at the begin marker and covers the whole run up to
+//     the end marker, and no other FDE overlaps the run;
 //   - no instruction of the run writes the stack pointer, the return-address register or a
 //     callee-saved register (x86-64: calls and returns move RSP and put it back), so the CIE's
 //     rule is true at every instruction of it;
@@ -37,8 +38,8 @@ struct UnwindSummary {
 llvm::Expected<UnwindSummary> summarizeUnwind(llvm::MemoryBufferRef ELF);
 
 struct SharedUnwindCheck {
-  unsigned Functions = 0;    // functions inside the shared run
-  uint64_t RunBytes = 0;     // bytes of code the shared FDE covers
+  unsigned Functions = 0;    // functions inside the shared runs
+  uint64_t RunBytes = 0;     // bytes of code the shared FDEs cover
   unsigned Instructions = 0; // instructions checked
 };
 
