@@ -365,7 +365,17 @@ void OwnedLTOLink::prepare() {
       if (Frameless == FramelessState::Off) {
         SmallString<256> P;
         Frameless = FramelessState::Failed;
-        if (std::error_code EC = sys::fs::createTemporaryFile("smartcc-frameless", "txt", P))
+        // A linker script may place a function by its section's name (a reset handler at the
+        // vector table): the pass moves functions into a section of its own, so not there.
+        const bool Script = llvm::any_of(Args, [](const char *A) {
+          StringRef S(A);
+          return S == "-T" || S == "--script" || S.starts_with("--script=") ||
+                 S.starts_with("-T") || S.starts_with("-Wl,-T");
+        });
+        if (Script)
+          FramelessNote = "the link has a linker script (functions may be placed by section)";
+        else if (std::error_code EC =
+                     sys::fs::createTemporaryFile("smartcc-frameless", "txt", P))
           FramelessNote = "no temporary file: " + EC.message();
         else if (!fitsInPipeline(P))
           FramelessNote = ("the temporary directory's path cannot go in a pass pipeline: " + P).str();
