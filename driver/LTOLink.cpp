@@ -241,7 +241,7 @@ struct OwnedLTOLink {
     return Next < Specs.size() && Specs[Next].SharedUnwind &&
            Frameless == FramelessState::Waiting;
   }
-  void readFrameless();
+  void readFrameless(MemoryBufferRef Baseline);
   std::chrono::steady_clock::time_point LinkStart = std::chrono::steady_clock::now();
 
   OwnedLTOLink(const Compilation &C, const Config &Cfg) : C(C), Cfg(Cfg) {}
@@ -257,7 +257,7 @@ struct OwnedLTOLink {
   void startOptimize();
   void endOptimize(bool Ended, int Status, double Millis);
   bool startNext();
-  void measure(StringRef Path, CandidateResult &R);
+  std::unique_ptr<MemoryBuffer> measure(StringRef Path, CandidateResult &R);
   void endLink(const RunningLink &L, bool Ended, int Status, const char *StopReason);
   void runBeside();
   void waitAndReap(std::optional<double> AllowanceLeft);
@@ -368,9 +368,7 @@ void OwnedLTOLink::prepare() {
         // A linker script may place a function by its section's name (a reset handler at the
         // vector table): the pass moves functions into a section of its own, so not there.
         const bool Script = llvm::any_of(Args, [](const char *A) {
-          StringRef S(A);
-          return S == "-T" || S == "--script" || S.starts_with("--script=") ||
-                 S.starts_with("-T") || S.starts_with("-Wl,-T");
+          return StringRef(A).starts_with("-T") || StringRef(A).starts_with("--script");
         });
         if (Script)
           FramelessNote = "the link has a linker script (functions may be placed by section)";
@@ -569,22 +567,24 @@ void OwnedLTOLink::killActive() {
   Active.clear();
 }
 
-// Measures a link's output as a linked image into R.
-void OwnedLTOLink::measure(StringRef Path, CandidateResult &R) {
+// Measures a link's output as a linked image into R; the output as read, for further checks
+// (null when it could not be measured).
+std::unique_ptr<MemoryBuffer> OwnedLTOLink::measure(StringRef Path, CandidateResult &R) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
   if (!Buf) {
     R.Result = Outcome::CodegenFailed;
     R.setMessage(("cannot read the output: " + Buf.getError().message()).c_str());
-    return;
+    return nullptr;
   }
   Expected<FileSize> Size = measureFile((*Buf)->getMemBufferRef());
   if (!Size) {
     R.Result = Outcome::CodegenFailed;
     R.setMessage(toString(Size.takeError()).c_str());
-    return;
+    return nullptr;
   }
   R.Result = Outcome::Ok;
   R.Object = Size->Size;
+  return std::move(*Buf);
 }
 
 // Records how link L ended (Ended false: out of time, StopReason says which limit; it is
@@ -615,13 +615,11 @@ void OwnedLTOLink::endLink(const RunningLink &L, bool Ended, int Status,
     R.Result = Outcome::CodegenFailed;
     R.setMessage(("the link failed with status " + std::to_string(WEXITSTATUS(Status))).c_str());
   } else {
-    measure(Temps[L.Index], R);
+    std::unique_ptr<MemoryBuffer> Out = measure(Temps[L.Index], R);
     // A shared unwind entry ships only where the output's own instructions prove it right.
-    if (R.Result == Outcome::Ok && Specs[L.Index].SharedUnwind) {
-      ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Temps[L.Index]);
+    if (Out && Specs[L.Index].SharedUnwind) {
       Expected<SharedUnwindCheck> Check =
-          Buf ? checkSharedUnwind((*Buf)->getMemBufferRef(), BaselineUnwind)
-              : Expected<SharedUnwindCheck>(errorCodeToError(Buf.getError()));
+          checkSharedUnwind(Out->getMemBufferRef(), BaselineUnwind);
       if (!Check) {
         R.Result = Outcome::VerifierFailed;
         R.setMessage(("unwind check: " + toString(Check.takeError())).c_str());
@@ -632,14 +630,9 @@ void OwnedLTOLink::endLink(const RunningLink &L, bool Ended, int Status,
 
 // clang's link is measured: which of its functions are frameless, for the shared-unwind
 // candidates' pass (a list file) and their outputs' check.
-void OwnedLTOLink::readFrameless() {
+void OwnedLTOLink::readFrameless(MemoryBufferRef Baseline) {
   Frameless = FramelessState::Failed;
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Output);
-  if (!Buf) {
-    FramelessNote = "cannot read clang's link: " + Buf.getError().message();
-    return;
-  }
-  Expected<UnwindSummary> S = summarizeUnwind((*Buf)->getMemBufferRef());
+  Expected<UnwindSummary> S = summarizeUnwind(Baseline);
   if (!S) {
     FramelessNote = "cannot read clang's link's unwind entries: " + toString(S.takeError());
     return;
@@ -718,7 +711,7 @@ void OwnedLTOLink::finish(double BaselineMillis) {
   joinBeside();
   D.BaselineMillis = BaselineMillis;
   CandidateResult Base;
-  measure(Output, Base);
+  std::unique_ptr<MemoryBuffer> BaseOut = measure(Output, Base);
   if (Base.Result != Outcome::Ok) {
     D.Note = std::string("cannot measure clang's link: ") + Base.Message;
   } else {
@@ -727,8 +720,8 @@ void OwnedLTOLink::finish(double BaselineMillis) {
     D.BaselineMeasured = true;
   }
   if (Frameless == FramelessState::Waiting) {
-    if (D.BaselineMeasured)
-      readFrameless();
+    if (BaseOut)
+      readFrameless(BaseOut->getMemBufferRef());
     else
       Frameless = FramelessState::Failed, FramelessNote = "clang's link is not measured";
   }

@@ -18,7 +18,6 @@
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Support/TargetSelect.h"
 #include <algorithm>
-#include <map>
 #include <memory>
 #include <mutex>
 
@@ -100,6 +99,9 @@ Expected<LinkedFile> readLinked(MemoryBufferRef B) {
   }
   return L;
 }
+
+// The machine outliner's functions (named by code generation).
+bool isMachineOutlined(StringRef Name) { return Name.starts_with("OUTLINED_FUNCTION"); }
 
 // The FDE covering Address, if any.
 const FDERange *fdeAt(const std::vector<FDERange> &FDEs, uint64_t Address) {
@@ -217,22 +219,20 @@ Expected<UnwindSummary> summarizeUnwind(MemoryBufferRef ELF) {
   StringMap<unsigned> Count;
   for (const FunctionSymbol &F : L->Functions)
     ++Count[F.Name];
-  std::map<uint64_t, const FDERange *> ByBegin;
-  for (const FDERange &R : L->FDEs)
-    ByBegin[R.Begin] = &R;
   for (const FunctionSymbol &F : L->Functions) {
     if (F.Size == 0)
       continue;
-    if (fdeAt(L->FDEs, F.Address))
-      S.Covered.insert(F.Name);
-    auto It = ByBegin.find(F.Address);
+    const FDERange *R = fdeAt(L->FDEs, F.Address);
+    if (!R)
+      continue;
+    S.Covered.insert(F.Name);
+    // Its own entry, the CIE's rule alone; a name defined once (the pass finds it by name).
     // (Machine-outlined functions are made in code generation, after any IR pass.)
-    if (It != ByBegin.end() && It->second->Plain && It->second->End >= F.Address + F.Size &&
-        Count[F.Name] == 1 && !StringRef(F.Name).starts_with("OUTLINED_FUNCTION"))
+    if (R->Begin == F.Address && R->Plain && R->End >= F.Address + F.Size &&
+        Count[F.Name] == 1 && !isMachineOutlined(F.Name))
       S.Frameless.push_back(F.Name);
   }
   llvm::sort(S.Frameless);
-  S.Frameless.erase(std::unique(S.Frameless.begin(), S.Frameless.end()), S.Frameless.end());
   return S;
 }
 
@@ -327,7 +327,7 @@ Expected<SharedUnwindCheck> checkSharedUnwind(MemoryBufferRef Candidate,
         ++C.Functions;
       continue;
     }
-    if ((Baseline.Covered.count(F.Name) || StringRef(F.Name).starts_with("OUTLINED_FUNCTION")) &&
+    if ((Baseline.Covered.count(F.Name) || isMachineOutlined(F.Name)) &&
         !fdeAt(L->FDEs, F.Address))
       return failure(F.Name + " has no unwind entry");
   }

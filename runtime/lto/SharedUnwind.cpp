@@ -64,16 +64,16 @@ Function *marker(Module &M, StringRef Name, StringRef Directive) {
 } // namespace
 
 PreservedAnalyses SharedUnwindPass::run(Module &M, ModuleAnalysisManager &) {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> B = MemoryBuffer::getFile(ListPath);
-  if (!B)
-    report_fatal_error(Twine("smartcc-shared-unwind: cannot read ") + ListPath + ": " +
-                           B.getError().message(),
-                       /*gen_crash_diag=*/false);
   // With debug information, code generation opens a frame (for .debug_frame) in every
   // function, with or without uwtable, and the shared frame cannot stay open across them:
   // such programs keep their own entries (a limit, docs/design.md).
   if (M.debug_compile_units_begin() != M.debug_compile_units_end())
     return PreservedAnalyses::all();
+  ErrorOr<std::unique_ptr<MemoryBuffer>> B = MemoryBuffer::getFile(ListPath);
+  if (!B)
+    report_fatal_error(Twine("smartcc-shared-unwind: cannot read ") + ListPath + ": " +
+                           B.getError().message(),
+                       /*gen_crash_diag=*/false);
   StringSet<> Names;
   SmallVector<StringRef, 0> Lines;
   (*B)->getBuffer().split(Lines, '\n', -1, false);
@@ -87,6 +87,8 @@ PreservedAnalyses SharedUnwindPass::run(Module &M, ModuleAnalysisManager &) {
   // One function gains nothing: its FDE would only be replaced by the shared one.
   if (Covered.size() < 2)
     return PreservedAnalyses::all();
+  // Begin, the covered functions, End, at the end of the module's list (markers are made
+  // there): no function with a frame of its own is generated while the shared frame is open.
   Function *Begin = marker(M, SharedUnwindBegin, ".cfi_startproc");
   for (Function *F : Covered) {
     F->removeFromParent();
@@ -95,10 +97,6 @@ PreservedAnalyses SharedUnwindPass::run(Module &M, ModuleAnalysisManager &) {
     F->removeFnAttr(Attribute::UWTable);
   }
   Function *End = marker(M, SharedUnwindEnd, ".cfi_endproc");
-  // Begin first, then the covered functions, then End: the end of the module's list, so no
-  // function with a frame of its own is generated while the shared frame is open.
-  Begin->removeFromParent();
-  M.getFunctionList().insert(Covered.front()->getIterator(), Begin);
   appendToCompilerUsed(M, {Begin, End});
   return PreservedAnalyses::none();
 }

@@ -35,7 +35,8 @@ static cl::opt<bool> Frameless("frameless", cl::desc("list each FILE's frameless
                                cl::cat(Category));
 
 static Expected<std::unique_ptr<MemoryBuffer>> readFile(StringRef Path) {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> B = MemoryBuffer::getFile(Path);
+  ErrorOr<std::unique_ptr<MemoryBuffer>> B =
+      MemoryBuffer::getFile(Path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
   if (!B)
     return createStringError(B.getError(), "%s: %s", Path.str().c_str(),
                              B.getError().message().c_str());
@@ -129,10 +130,9 @@ int main(int Argc, char **Argv) {
   ObjectSize Total;
   int Status = 0;
   for (const std::string &Path : Files) {
-    ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
-        MemoryBuffer::getFile(Path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+    Expected<std::unique_ptr<MemoryBuffer>> Buf = readFile(Path);
     if (!Buf) {
-      WithColor::error(errs(), "smartcc-size") << Path << ": " << Buf.getError().message() << "\n";
+      WithColor::error(errs(), "smartcc-size") << toString(Buf.takeError()) << "\n";
       Status = 1;
       continue;
     }
