@@ -1,4 +1,5 @@
 #include "runtime/UnwindSharing.h"
+#include "runtime/FramelessRegisters.h"
 #include "runtime/lto/SharedUnwind.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/BinaryFormat/Dwarf.h"
@@ -113,18 +114,6 @@ const FDERange *fdeAt(const std::vector<FDERange> &FDEs, uint64_t Address) {
   return Address < It->End ? &*It : nullptr;
 }
 
-// The registers a frameless function must leave alone: its caller's frame is described by
-// the CIE's rule only as long as the stack pointer, the return address and the callee-saved
-// registers are what they were at its entry.
-std::vector<StringRef> preservedRegisterNames(Triple::ArchType Arch) {
-  if (Arch == Triple::aarch64)
-    return {"SP", "LR", "FP", "X19", "X20", "X21", "X22", "X23", "X24", "X25", "X26",
-            "X27", "X28", "D8", "D9", "D10", "D11", "D12", "D13", "D14", "D15"};
-  if (Arch == Triple::x86_64)
-    return {"RSP", "RBX", "RBP", "R12", "R13", "R14", "R15"};
-  return {};
-}
-
 struct Disassembler {
   std::unique_ptr<MCRegisterInfo> MRI;
   std::unique_ptr<MCAsmInfo> MAI;
@@ -162,7 +151,7 @@ Expected<Disassembler> disassemblerFor(const Triple &T) {
   D.Dis.reset(TheTarget->createMCDisassembler(*D.STI, *D.Ctx));
   if (!D.Dis)
     return failure("no disassembler for " + T.str());
-  std::vector<StringRef> Names = preservedRegisterNames(T.getArch());
+  std::vector<StringRef> Names = framelessPreservedRegisters(T.getArch());
   if (Names.empty())
     return failure("shared unwind entries are checked on AArch64 and x86-64 only");
   for (StringRef N : Names) {

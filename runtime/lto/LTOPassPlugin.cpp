@@ -21,7 +21,9 @@
 //                                      runs again
 //                                      (runtime/lto/OptimizedModuleReplay.h)
 //   smartcc-shared-unwind<PATH>        the functions named in PATH, frameless in clang's own
-//                                      link, share one unwind entry (runtime/lto/SharedUnwind.h)
+//                                      link, share one unwind entry (runtime/lto/SharedUnwind.h),
+//                                      and so do the machine outliner's frameless functions
+//                                      (runtime/lto/SharedUnwindOutlined.h)
 //
 // With SMARTCC_LTO_SAVE_OPTIMIZED=PATH in its environment, the plugin also saves the module at
 // the end of LTO's default pipeline to PATH (what replay reads).
@@ -32,6 +34,7 @@
 #include "runtime/MacroPipelines.h"
 #include "runtime/lto/OptimizedModuleReplay.h"
 #include "runtime/lto/SharedUnwind.h"
+#include "runtime/lto/SharedUnwindOutlined.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassManager.h"
 #include "llvm/Passes/PassBuilder.h"
@@ -148,6 +151,9 @@ bool parseSharedUnwind(StringRef Name, ModulePassManager &MPM) {
   if (!Name.consume_front("smartcc-shared-unwind<") || !Name.consume_back(">") || Name.empty())
     return false;
   MPM.addPass(smartcc::SharedUnwindPass(Name));
+  // Its code generation half (the machine outliner's functions): only links that share
+  // unwind entries get the extra pass in their code generation pipelines.
+  smartcc::registerSharedUnwindOutlinedPass();
   return true;
 }
 
