@@ -16,8 +16,10 @@
 //   - drops their own unwind table entry (uwtable; they are nounwind already),
 //   - brackets them with two naked marker functions whose inline assembly opens the shared
 //     FDE (.cfi_startproc) before the first and closes it (.cfi_endproc) after the last.
-// Code generation may still decide differently in the candidate than in clang's link (the
-// machine outliner, for one): the driver checks the candidate's output instruction by
+// The machine outliner's functions, made in code generation, join the run there
+// (runtime/lto/SharedUnwindOutlined.h). Code generation may still decide differently in the
+// candidate than in clang's link (the machine outliner does not outline from functions with a
+// section of their own, for one): the driver checks the candidate's output instruction by
 // instruction before it may ship (runtime/UnwindSharing.h), never this pass's assumptions.
 #pragma once
 #include "llvm/IR/PassManager.h"
