@@ -641,7 +641,7 @@ void OwnedLTOLink::readFrameless(MemoryBufferRef Baseline) {
     FramelessNote = "the program has debug information (every function gets a frame of its own)";
     return;
   }
-  if (S->Frameless.size() < 2) {
+  if (S->Frameless.size() + S->FramelessOutlined < 2) {
     FramelessNote = "fewer than two frameless functions in clang's link";
     return;
   }

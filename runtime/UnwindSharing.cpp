@@ -217,8 +217,11 @@ Expected<UnwindSummary> summarizeUnwind(MemoryBufferRef ELF) {
     S.Covered.insert(F.Name);
     // Its own entry, the CIE's rule alone; a name defined once (the pass finds it by name).
     // (Machine-outlined functions are made in code generation, after any IR pass.)
-    if (R->Begin == F.Address && R->Plain && R->End >= F.Address + F.Size &&
-        Count[F.Name] == 1 && !isMachineOutlined(F.Name))
+    if (R->Begin != F.Address || !R->Plain || R->End < F.Address + F.Size)
+      continue;
+    if (isMachineOutlined(F.Name))
+      ++S.FramelessOutlined;
+    else if (Count[F.Name] == 1)
       S.Frameless.push_back(F.Name);
   }
   llvm::sort(S.Frameless);
@@ -244,11 +247,16 @@ Expected<SharedUnwindCheck> checkSharedUnwind(MemoryBufferRef Candidate,
   };
   llvm::sort(Begins, ByAddress);
   llvm::sort(Ends, ByAddress);
-  if (Begins.empty() || Begins.size() != Ends.size())
-    return failure("no shared unwind run in the output (fewer than two functions to cover)");
+  // No run at all: the module had nothing to cover (code generation's half removes the
+  // markers of an empty run); the output is then an ordinary link, checked below like any.
+  if (Begins.size() != Ends.size())
+    return failure("the shared unwind runs' markers do not pair up");
   std::vector<const FDERange *> Runs;
   for (size_t K = 0; K < Begins.size(); ++K) {
-    if (Ends[K]->Address <= Begins[K]->Address ||
+    // An empty run: code generation removed its directives (nothing to cover), no entry.
+    if (Ends[K]->Address == Begins[K]->Address)
+      continue;
+    if (Ends[K]->Address < Begins[K]->Address ||
         (K + 1 < Begins.size() && Begins[K + 1]->Address < Ends[K]->Address))
       return failure("the shared unwind runs' markers are not in order");
     // The shared entry: begins at the begin marker, reaches the end marker, says nothing.

@@ -27,6 +27,9 @@ struct UnwindSummary {
   // Functions (symbol names, each defined once) whose FDE has no instructions and no LSDA;
   // not the machine outliner's, which no IR pass can name.
   std::vector<std::string> Frameless;
+  // The machine outliner's functions with such an FDE: code generation's half of the pass
+  // (runtime/lto/SharedUnwindOutlined.h) moves them into the run, not the list.
+  unsigned FramelessOutlined = 0;
   // Functions covered by some FDE (symbol names).
   std::set<std::string> Covered;
   // The file has .debug_info: its program had debug information, with which code generation

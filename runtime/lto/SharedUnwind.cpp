@@ -84,9 +84,9 @@ PreservedAnalyses SharedUnwindPass::run(Module &M, ModuleAnalysisManager &) {
   for (Function &F : M)
     if (Names.contains(F.getName()) && coverable(F))
       Covered.push_back(&F);
-  // One function gains nothing: its FDE would only be replaced by the shared one.
-  if (Covered.size() < 2)
-    return PreservedAnalyses::all();
+  // Fewer than two functions here may still make a run: code generation adds the machine
+  // outliner's frameless functions to it, and removes the markers of a run left empty
+  // (runtime/lto/SharedUnwindOutlined.h).
   // Begin, the covered functions, End, at the end of the module's list (markers are made
   // there): no function with a frame of its own is generated while the shared frame is open.
   Function *Begin = marker(M, SharedUnwindBegin, ".cfi_startproc");

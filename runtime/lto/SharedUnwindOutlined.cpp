@@ -88,6 +88,17 @@ struct SharedUnwindOutlined : ModulePass {
       F->setUWTableKind(UWTableKind::None);
       F->addFnAttr(Attribute::NoUnwind);
     }
+    // A run left empty (nothing the IR pass could cover, nothing outlined without a frame)
+    // would still cost an FDE: the markers lose their directives and emit nothing at all.
+    if (std::next(Begin->getIterator()) == End->getIterator()) {
+      for (Function *Marker : {Begin, End})
+        if (MachineFunction *MF = MMI.getMachineFunction(*Marker))
+          for (MachineBasicBlock &MBB : *MF)
+            for (MachineInstr &MI : llvm::make_early_inc_range(MBB))
+              if (MI.isInlineAsm())
+                MI.eraseFromParent();
+      return true;
+    }
     return !Moved.empty();
   }
 };
