@@ -230,18 +230,19 @@ struct OwnedLTOLink {
   std::string OptimizedPath;
   std::vector<std::vector<std::string>> ReplayCommands; // empty: the candidate does not replay
   size_t OptimizeAt = 0;
-  // Shared unwind (LinkCandidateSpec::SharedUnwind): the candidates wait for clang's link,
-  // whose output names the frameless functions (written to FramelessPath, the pass's list);
-  // their outputs are checked against its summary (BaselineUnwind) before they may ship.
+  // Shared unwind (LinkCandidateSpec::SharedUnwind): the candidates start at once (their
+  // passes decide on machine code which functions are frameless); their outputs are checked
+  // against clang's link's summary (BaselineUnwind) before they may ship, those that end
+  // before clang's link when it is read (PendingChecks). Once it is read (Ready/Failed),
+  // candidates not yet started run only where a shared entry can gain (Ready).
   enum class FramelessState { Off, Waiting, Ready, Failed };
   FramelessState Frameless = FramelessState::Off;
-  std::string FramelessPath, FramelessNote;
+  std::string FramelessNote;
   UnwindSummary BaselineUnwind;
-  bool waitsForBaseline() const {
-    return Next < Specs.size() && Specs[Next].SharedUnwind &&
-           Frameless == FramelessState::Waiting;
-  }
+  bool BaselineSummarized = false;
+  std::vector<size_t> PendingChecks;
   void readFrameless(MemoryBufferRef Baseline);
+  void checkShared(size_t Index, MemoryBufferRef Out);
   std::chrono::steady_clock::time_point LinkStart = std::chrono::steady_clock::now();
 
   OwnedLTOLink(const Compilation &C, const Config &Cfg) : C(C), Cfg(Cfg) {}
@@ -363,25 +364,16 @@ void OwnedLTOLink::prepare() {
   for (size_t K = 0; K < Specs.size(); ++K) {
     if (Specs[K].SharedUnwind) {
       if (Frameless == FramelessState::Off) {
-        SmallString<256> P;
-        Frameless = FramelessState::Failed;
         // A linker script may place a function by its section's name (a reset handler at the
         // vector table): the pass moves functions into a section of its own, so not there.
         const bool Script = llvm::any_of(Args, [](const char *A) {
           return StringRef(A).starts_with("-T") || StringRef(A).starts_with("--script");
         });
+        Frameless = Script ? FramelessState::Failed : FramelessState::Waiting;
         if (Script)
           FramelessNote = "the link has a linker script (functions may be placed by section)";
-        else if (std::error_code EC =
-                     sys::fs::createTemporaryFile("smartcc-frameless", "txt", P))
-          FramelessNote = "no temporary file: " + EC.message();
-        else if (!fitsInPipeline(P))
-          FramelessNote = ("the temporary directory's path cannot go in a pass pipeline: " + P).str();
-        else
-          Frameless = FramelessState::Waiting;
-        FramelessPath = std::string(P);
       }
-      Specs[K].Pipeline.push_back("smartcc-shared-unwind<" + FramelessPath + ">");
+      Specs[K].Pipeline.push_back("smartcc-shared-unwind");
     }
     const LinkCandidateSpec &Spec = Specs[K];
     const std::string &Name = Spec.Name;
@@ -513,10 +505,8 @@ bool OwnedLTOLink::startNext() {
     startOptimize();
     return true;
   }
-  if (waitsForBaseline())
-    return false;
   CandidateResult &R = D.Candidates[Next].Result;
-  if (Specs[Next].SharedUnwind && Frameless != FramelessState::Ready) {
+  if (Specs[Next].SharedUnwind && Frameless == FramelessState::Failed) {
     R.Result = Outcome::NotRun;
     R.setMessage(FramelessNote.c_str());
     ++Next;
@@ -616,20 +606,20 @@ void OwnedLTOLink::endLink(const RunningLink &L, bool Ended, int Status,
     R.setMessage(("the link failed with status " + std::to_string(WEXITSTATUS(Status))).c_str());
   } else {
     std::unique_ptr<MemoryBuffer> Out = measure(Temps[L.Index], R);
-    // A shared unwind entry ships only where the output's own instructions prove it right.
+    // A shared unwind entry ships only where the output's own instructions prove it right,
+    // checked against clang's link: now, or once it is read.
     if (Out && Specs[L.Index].SharedUnwind) {
-      Expected<SharedUnwindCheck> Check =
-          checkSharedUnwind(Out->getMemBufferRef(), BaselineUnwind);
-      if (!Check) {
-        R.Result = Outcome::VerifierFailed;
-        R.setMessage(("unwind check: " + toString(Check.takeError())).c_str());
-      }
+      if (Frameless == FramelessState::Waiting)
+        PendingChecks.push_back(L.Index);
+      else
+        checkShared(L.Index, Out->getMemBufferRef());
     }
   }
 }
 
-// clang's link is measured: which of its functions are frameless, for the shared-unwind
-// candidates' pass (a list file) and their outputs' check.
+// clang's link is measured: its unwind entries, against which the shared-unwind candidates'
+// outputs are checked, and whether a shared entry can gain anything there (those not started
+// yet run only then).
 void OwnedLTOLink::readFrameless(MemoryBufferRef Baseline) {
   Frameless = FramelessState::Failed;
   Expected<UnwindSummary> S = summarizeUnwind(Baseline);
@@ -637,24 +627,32 @@ void OwnedLTOLink::readFrameless(MemoryBufferRef Baseline) {
     FramelessNote = "cannot read clang's link's unwind entries: " + toString(S.takeError());
     return;
   }
-  if (S->DebugInfo) {
+  BaselineUnwind = std::move(*S);
+  BaselineSummarized = true;
+  if (BaselineUnwind.DebugInfo) {
     FramelessNote = "the program has debug information (every function gets a frame of its own)";
     return;
   }
-  if (S->Frameless.size() + S->FramelessOutlined < 2) {
+  if (BaselineUnwind.Frameless.size() + BaselineUnwind.FramelessOutlined < 2) {
     FramelessNote = "fewer than two frameless functions in clang's link";
     return;
   }
-  std::error_code EC;
-  raw_fd_ostream OS(FramelessPath, EC);
-  if (EC) {
-    FramelessNote = "cannot write " + FramelessPath + ": " + EC.message();
+  Frameless = FramelessState::Ready;
+}
+
+// The output check of a shared-unwind candidate (Out: its measured output).
+void OwnedLTOLink::checkShared(size_t Index, MemoryBufferRef Out) {
+  CandidateResult &R = D.Candidates[Index].Result;
+  if (!BaselineSummarized) {
+    R.Result = Outcome::VerifierFailed;
+    R.setMessage(("unwind check: " + FramelessNote).c_str());
     return;
   }
-  for (const std::string &N : S->Frameless)
-    OS << N << "\n";
-  BaselineUnwind = std::move(*S);
-  Frameless = FramelessState::Ready;
+  Expected<SharedUnwindCheck> Check = checkSharedUnwind(Out, BaselineUnwind);
+  if (!Check) {
+    R.Result = Outcome::VerifierFailed;
+    R.setMessage(("unwind check: " + toString(Check.takeError())).c_str());
+  }
 }
 
 // Waits until an active link ends, one runs out of time or WakeFd is written, then ends each
@@ -725,6 +723,20 @@ void OwnedLTOLink::finish(double BaselineMillis) {
     else
       Frameless = FramelessState::Failed, FramelessNote = "clang's link is not measured";
   }
+  // Shared-unwind candidates that ended beside clang's link: their checks, now.
+  for (size_t Index : PendingChecks) {
+    if (D.Candidates[Index].Result.Result != Outcome::Ok)
+      continue;
+    ErrorOr<std::unique_ptr<MemoryBuffer>> Out = MemoryBuffer::getFile(Temps[Index]);
+    if (!Out) {
+      D.Candidates[Index].Result.Result = Outcome::CodegenFailed;
+      D.Candidates[Index].Result.setMessage(
+          ("cannot read the output: " + Out.getError().message()).c_str());
+      continue;
+    }
+    checkShared(Index, (*Out)->getMemBufferRef());
+  }
+  PendingChecks.clear();
   if (D.Candidates.empty())
     D.KeptReason = "no_candidates";
 
@@ -836,8 +848,6 @@ LTOLinkHandle::~LTOLinkHandle() {
     sys::fs::remove(T);
   if (!L->OptimizedPath.empty())
     sys::fs::remove(L->OptimizedPath);
-  if (!L->FramelessPath.empty())
-    sys::fs::remove(L->FramelessPath);
 }
 
 LTOLinkHandle beginLTOLink(const Compilation &C, const Config &Cfg) {

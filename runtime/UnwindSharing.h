@@ -2,7 +2,8 @@
 // runtime/lto/SharedUnwind.h, which says why one FDE may cover many frameless functions).
 //
 // Before: which functions of clang's own link have an FDE without instructions (the CIE's
-// rule everywhere) and no LSDA: their names go to the candidate's pass.
+// rule everywhere) and no LSDA: whether a shared entry can gain anything there (and
+// smartcc-size --frameless's list).
 // After: the candidate's output may ship only if, by its own bytes,
 //   - for each run (one per module that made one: a ThinLTO link may have several), one FDE
 //     without instructions or LSDA begins at the begin marker and covers the whole run up to
@@ -28,7 +29,7 @@ struct UnwindSummary {
   // not the machine outliner's, which no IR pass can name.
   std::vector<std::string> Frameless;
   // The machine outliner's functions with such an FDE: code generation's half of the pass
-  // (runtime/lto/SharedUnwindOutlined.h) moves them into the run, not the list.
+  // (runtime/lto/SharedUnwindCodegen.h) moves them into the run.
   unsigned FramelessOutlined = 0;
   // Functions covered by some FDE (symbol names).
   std::set<std::string> Covered;

@@ -20,10 +20,10 @@
 //                                      --lto-emit-llvm, below), so that only what follows it
 //                                      runs again
 //                                      (runtime/lto/OptimizedModuleReplay.h)
-//   smartcc-shared-unwind<PATH>        the functions named in PATH, frameless in clang's own
-//                                      link, share one unwind entry (runtime/lto/SharedUnwind.h),
-//                                      and so do the machine outliner's frameless functions
-//                                      (runtime/lto/SharedUnwindOutlined.h)
+//   smartcc-shared-unwind              the frameless functions (decided on their machine code,
+//                                      the machine outliner's included) share one unwind entry
+//                                      (runtime/lto/SharedUnwind.h, SharedUnwindCodegen.h);
+//   smartcc-shared-unwind<PATH>        the same for the functions named in PATH, trusted (tests)
 //
 // With SMARTCC_LTO_SAVE_OPTIMIZED=PATH in its environment, the plugin also saves the module at
 // the end of LTO's default pipeline to PATH (what replay reads).
@@ -34,7 +34,7 @@
 #include "runtime/MacroPipelines.h"
 #include "runtime/lto/OptimizedModuleReplay.h"
 #include "runtime/lto/SharedUnwind.h"
-#include "runtime/lto/SharedUnwindOutlined.h"
+#include "runtime/lto/SharedUnwindCodegen.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassManager.h"
 #include "llvm/Passes/PassBuilder.h"
@@ -148,12 +148,13 @@ bool parseReplay(StringRef Name, ModulePassManager &MPM) {
 }
 
 bool parseSharedUnwind(StringRef Name, ModulePassManager &MPM) {
-  if (!Name.consume_front("smartcc-shared-unwind<") || !Name.consume_back(">") || Name.empty())
+  if (Name != "smartcc-shared-unwind" &&
+      (!Name.consume_front("smartcc-shared-unwind<") || !Name.consume_back(">") || Name.empty()))
     return false;
-  MPM.addPass(smartcc::SharedUnwindPass(Name));
-  // Its code generation half (the machine outliner's functions): only links that share
-  // unwind entries get the extra pass in their code generation pipelines.
-  smartcc::registerSharedUnwindOutlinedPass();
+  MPM.addPass(smartcc::SharedUnwindPass(Name == "smartcc-shared-unwind" ? "" : Name));
+  // Its code generation half (which functions the run holds): only links that share unwind
+  // entries get the extra passes in their code generation pipelines.
+  smartcc::registerSharedUnwindCodegenPasses();
   return true;
 }
 

@@ -69,32 +69,34 @@ PreservedAnalyses SharedUnwindPass::run(Module &M, ModuleAnalysisManager &) {
   // such programs keep their own entries (a limit, docs/design.md).
   if (M.debug_compile_units_begin() != M.debug_compile_units_end())
     return PreservedAnalyses::all();
-  ErrorOr<std::unique_ptr<MemoryBuffer>> B = MemoryBuffer::getFile(ListPath);
-  if (!B)
-    report_fatal_error(Twine("smartcc-shared-unwind: cannot read ") + ListPath + ": " +
-                           B.getError().message(),
-                       /*gen_crash_diag=*/false);
+  // Given a list, only the functions it names (trusted: how the lit tests show the output
+  // check refusing a wrong run); otherwise every function that may turn out frameless, which
+  // code generation decides on its machine code (runtime/lto/SharedUnwindCodegen.h).
   StringSet<> Names;
-  SmallVector<StringRef, 0> Lines;
-  (*B)->getBuffer().split(Lines, '\n', -1, false);
-  for (StringRef L : Lines)
-    if (!L.trim().empty())
-      Names.insert(L.trim());
+  if (!ListPath.empty()) {
+    ErrorOr<std::unique_ptr<MemoryBuffer>> B = MemoryBuffer::getFile(ListPath);
+    if (!B)
+      report_fatal_error(Twine("smartcc-shared-unwind: cannot read ") + ListPath + ": " +
+                             B.getError().message(),
+                         /*gen_crash_diag=*/false);
+    SmallVector<StringRef, 0> Lines;
+    (*B)->getBuffer().split(Lines, '\n', -1, false);
+    for (StringRef L : Lines)
+      if (!L.trim().empty())
+        Names.insert(L.trim());
+  }
   std::vector<Function *> Covered;
   for (Function &F : M)
-    if (Names.contains(F.getName()) && coverable(F))
+    if ((ListPath.empty() || Names.contains(F.getName())) && coverable(F))
       Covered.push_back(&F);
-  // Fewer than two functions here may still make a run: code generation adds the machine
-  // outliner's frameless functions to it, and removes the markers of a run left empty
-  // (runtime/lto/SharedUnwindOutlined.h).
-  // Begin, the covered functions, End, at the end of the module's list (markers are made
-  // there): no function with a frame of its own is generated while the shared frame is open.
+  // Begin, the functions, End, at the end of the module's list (markers are made there); the
+  // functions change nothing else here: code generation keeps those frameless in the run and
+  // moves the others out, and adds the machine outliner's frameless functions (fewer than two
+  // here may still make a run; an empty one costs nothing).
   Function *Begin = marker(M, SharedUnwindBegin, ".cfi_startproc");
   for (Function *F : Covered) {
-    F->removeFromParent();
-    M.getFunctionList().push_back(F);
-    F->setSection(SharedUnwindSection);
-    F->removeFnAttr(Attribute::UWTable);
+    M.getFunctionList().splice(M.getFunctionList().end(), M.getFunctionList(), F->getIterator());
+    F->addFnAttr(SharedUnwindAttr, ListPath.empty() ? "check" : "listed");
   }
   Function *End = marker(M, SharedUnwindEnd, ".cfi_endproc");
   appendToCompilerUsed(M, {Begin, End});

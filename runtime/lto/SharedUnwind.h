@@ -9,18 +9,18 @@
 // describes every instruction of the run exactly as theirs did. Over half the FDEs of C
 // libraries are of this kind (libnettle.so on AArch64: 549 of 824), 5-10 % of their images.
 //
-// The pass gets the names of the functions whose FDE was empty in clang's own link of the same
-// program (driver/LTOLink.cpp reads them with runtime/UnwindSharing.h), and for those it can
-// cover safely (cannot throw, no personality, no comdat or section of their own) it
-//   - moves them into one section, consecutive in the module (so in the section),
-//   - drops their own unwind table entry (uwtable; they are nounwind already),
-//   - brackets them with two naked marker functions whose inline assembly opens the shared
-//     FDE (.cfi_startproc) before the first and closes it (.cfi_endproc) after the last.
-// The machine outliner's functions, made in code generation, join the run there
-// (runtime/lto/SharedUnwindOutlined.h). Code generation may still decide differently in the
+// The pass puts every function that may turn out frameless and can be covered safely (cannot
+// throw, no personality, no comdat or section of its own, no call that is not a tail call) at
+// the end of the module, between two naked marker functions whose inline assembly opens the
+// shared FDE (.cfi_startproc) before the first and closes it (.cfi_endproc) after the last,
+// and marks them; nothing else changes here. Code generation decides on their machine code
+// (runtime/lto/SharedUnwindCodegen.h): the frameless ones go into one section, consecutive,
+// without an unwind table entry of their own; the others leave the run as clang generated
+// them; the machine outliner's frameless functions join. Nothing here depends on clang's link,
+// so the candidate starts beside it. Code generation may still decide differently in the
 // candidate than in clang's link (the machine outliner does not outline from functions with a
 // section of their own, for one): the driver checks the candidate's output instruction by
-// instruction before it may ship (runtime/UnwindSharing.h), never this pass's assumptions.
+// instruction before it may ship (runtime/UnwindSharing.h), never these passes' assumptions.
 #pragma once
 #include "llvm/IR/PassManager.h"
 #include <string>
@@ -31,9 +31,12 @@ namespace smartcc {
 inline constexpr const char *SharedUnwindBegin = "__smartcc_shared_unwind_begin";
 inline constexpr const char *SharedUnwindEnd = "__smartcc_shared_unwind_end";
 inline constexpr const char *SharedUnwindSection = ".text.smartcc.shared_unwind";
+// The IR pass's mark on the functions it put in the run, for code generation's half
+// (runtime/lto/SharedUnwindCodegen.h): "check" (decided there on machine code) or "listed".
+inline constexpr const char *SharedUnwindAttr = "smartcc-shared-unwind";
 
 struct SharedUnwindPass : llvm::PassInfoMixin<SharedUnwindPass> {
-  std::string ListPath; // one function name per line
+  std::string ListPath; // one function name per line; empty: every function that may be frameless
   explicit SharedUnwindPass(llvm::StringRef P) : ListPath(P) {}
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
   static bool isRequired() { return true; }

@@ -1,0 +1,171 @@
+#include "runtime/lto/SharedUnwindCodegen.h"
+#include "runtime/FramelessRegisters.h"
+#include "runtime/lto/SharedUnwind.h"
+#include "llvm/CodeGen/MachineFunction.h"
+#include "llvm/CodeGen/MachineModuleInfo.h"
+#include "llvm/CodeGen/Passes.h"
+#include "llvm/CodeGen/TargetPassConfig.h"
+#include "llvm/CodeGen/TargetRegisterInfo.h"
+#include "llvm/CodeGen/TargetSubtargetInfo.h"
+#include "llvm/IR/Module.h"
+#include "llvm/InitializePasses.h"
+#include "llvm/Pass.h"
+#include "llvm/PassInfo.h"
+#include "llvm/PassRegistry.h"
+#include "llvm/Target/RegisterTargetPassConfigCallback.h"
+#include <memory>
+#include <mutex>
+
+using namespace llvm;
+
+namespace smartcc {
+
+namespace {
+
+// The registers of FramelessRegisters.h in MF's target (the stack pointer first); empty if
+// one of them is missing from its names (then nothing is taken for frameless).
+std::vector<MCRegister> preservedRegisters(const MachineFunction &MF) {
+  const Triple &T = MF.getTarget().getTargetTriple();
+  const TargetRegisterInfo *TRI = MF.getSubtarget().getRegisterInfo();
+  std::vector<MCRegister> Regs;
+  std::vector<StringRef> Names = framelessPreservedRegisters(T.getArch());
+  for (StringRef N : Names)
+    for (unsigned R = 1; R < TRI->getNumRegs(); ++R)
+      if (N == TRI->getName(R)) {
+        Regs.push_back(R);
+        break;
+      }
+  if (Regs.size() != Names.size())
+    Regs.clear();
+  return Regs;
+}
+
+// Whether MF keeps the caller's frame at each of its instructions.
+bool frameless(const MachineFunction &MF, ArrayRef<MCRegister> Preserved) {
+  if (Preserved.empty())
+    return false;
+  const bool X86 = MF.getTarget().getTargetTriple().getArch() == Triple::x86_64;
+  const TargetRegisterInfo *TRI = MF.getSubtarget().getRegisterInfo();
+  for (const MachineBasicBlock &MBB : MF)
+    for (const MachineInstr &MI : MBB) {
+      if (MI.isCFIInstruction())
+        return false; // it describes a frame of its own
+      if (MI.isDebugInstr())
+        continue;
+      const bool Balanced = X86 && (MI.isCall() || MI.isReturn());
+      for (const MachineOperand &MO : MI.operands()) {
+        if (!MO.isReg() || !MO.isDef() || !MO.getReg().isPhysical())
+          continue;
+        for (MCRegister P : Preserved)
+          if (TRI->regsOverlap(MO.getReg(), P) && !(Balanced && P == Preserved.front()))
+            return false;
+      }
+    }
+  return true;
+}
+
+// In the run: the shared section, no unwind table entry of its own.
+void joinRun(Function &F) {
+  F.setSection(SharedUnwindSection);
+  F.setUWTableKind(UWTableKind::None);
+  F.addFnAttr(Attribute::NoUnwind);
+}
+
+struct SharedUnwindCodegen : ModulePass {
+  enum Stage { Members, Outlined };
+  static char ID;
+  Stage S;
+  explicit SharedUnwindCodegen(Stage S) : ModulePass(ID), S(S) {}
+  StringRef getPassName() const override {
+    return S == Members ? "smartcc shared unwind: members" : "smartcc shared unwind: outlined";
+  }
+  void getAnalysisUsage(AnalysisUsage &AU) const override {
+    AU.addRequired<MachineModuleInfoWrapperPass>();
+    AU.setPreservesAll();
+  }
+
+  bool runOnModule(Module &M) override {
+    Function *Begin = M.getFunction(SharedUnwindBegin);
+    Function *End = M.getFunction(SharedUnwindEnd);
+    if (!Begin || !End)
+      return false;
+    MachineModuleInfo &MMI = getAnalysis<MachineModuleInfoWrapperPass>().getMMI();
+    return S == Members ? members(M, MMI, *Begin, *End) : outlined(M, MMI, *Begin, *End);
+  }
+
+  bool members(Module &M, MachineModuleInfo &MMI, Function &Begin, Function &End) {
+    std::vector<Function *> Run;
+    for (auto I = std::next(Begin.getIterator()); I != End.getIterator(); ++I)
+      Run.push_back(&*I);
+    std::vector<MCRegister> Preserved;
+    for (Function *F : Run) {
+      const bool Listed = F->getFnAttribute(SharedUnwindAttr).getValueAsString() == "listed";
+      MachineFunction *MF = MMI.getMachineFunction(*F);
+      if (MF && Preserved.empty())
+        Preserved = preservedRegisters(*MF);
+      if (Listed || (MF && frameless(*MF, Preserved))) {
+        joinRun(*F);
+      } else {
+        // Generated as in clang's link, its own entry and all: out of the run.
+        M.getFunctionList().splice(Begin.getIterator(), M.getFunctionList(), F->getIterator());
+      }
+      F->removeFnAttr(SharedUnwindAttr);
+    }
+    return true;
+  }
+
+  bool outlined(Module &M, MachineModuleInfo &MMI, Function &Begin, Function &End) {
+    std::vector<Function *> Moved;
+    std::vector<MCRegister> Preserved;
+    for (Function &F : M) {
+      MachineFunction *MF = MMI.getMachineFunction(F);
+      if (!MF || !MF->isOutlined() || F.hasSection() || F.hasPersonalityFn())
+        continue;
+      if (Preserved.empty())
+        Preserved = preservedRegisters(*MF);
+      if (frameless(*MF, Preserved))
+        Moved.push_back(&F);
+    }
+    for (Function *F : Moved) {
+      M.getFunctionList().splice(End.getIterator(), M.getFunctionList(), F->getIterator());
+      joinRun(*F);
+    }
+    // A run left empty would still cost an FDE: the markers lose their directives and emit
+    // nothing at all.
+    if (std::next(Begin.getIterator()) == End.getIterator()) {
+      for (Function *Marker : {&Begin, &End})
+        if (MachineFunction *MF = MMI.getMachineFunction(*Marker))
+          for (MachineBasicBlock &MBB : *MF)
+            for (MachineInstr &MI : llvm::make_early_inc_range(MBB))
+              if (MI.isInlineAsm())
+                MI.eraseFromParent();
+      return true;
+    }
+    return !Moved.empty();
+  }
+};
+
+char SharedUnwindCodegen::ID = 0;
+
+} // namespace
+
+void registerSharedUnwindCodegenPasses() {
+  static std::once_flag Once;
+  static std::unique_ptr<RegisterTargetPassConfigCallback> Registration;
+  std::call_once(Once, [] {
+    Registration = std::make_unique<RegisterTargetPassConfigCallback>(
+        [](TargetMachine &, PassManagerBase &, TargetPassConfig *Config) {
+          // The last pass before the outliner that every pipeline adds; then the outliner,
+          // whose pass ID is private to LLVM: its registration names it.
+          Config->insertPass(&MachineSanitizerBinaryMetadataID,
+                             IdentifyingPassPtr(new SharedUnwindCodegen(SharedUnwindCodegen::Members)));
+          PassRegistry &Registry = *PassRegistry::getPassRegistry();
+          initializeMachineOutlinerPass(Registry);
+          if (const PassInfo *Outliner = Registry.getPassInfo(StringRef("machine-outliner")))
+            Config->insertPass(Outliner->getTypeInfo(),
+                               IdentifyingPassPtr(new SharedUnwindCodegen(SharedUnwindCodegen::Outlined)));
+        });
+  });
+}
+
+} // namespace smartcc
