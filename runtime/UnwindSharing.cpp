@@ -212,8 +212,11 @@ Expected<UnwindSummary> summarizeUnwind(MemoryBufferRef ELF) {
     if (F.Size == 0)
       continue;
     const FDERange *R = fdeAt(L->FDEs, F.Address);
-    if (!R)
+    if (!R) {
+      if (isMachineOutlined(F.Name))
+        S.OutlinedCovered = false;
       continue;
+    }
     S.Covered.insert(F.Name);
     // Its own entry, the CIE's rule alone; a name defined once (the pass finds it by name).
     // (Machine-outlined functions are made in code generation, after any IR pass.)
@@ -324,7 +327,8 @@ Expected<SharedUnwindCheck> checkSharedUnwind(MemoryBufferRef Candidate,
         ++C.Functions;
       continue;
     }
-    if ((Baseline.Covered.count(F.Name) || isMachineOutlined(F.Name)) &&
+    if ((Baseline.Covered.count(F.Name) ||
+         (isMachineOutlined(F.Name) && Baseline.OutlinedCovered)) &&
         !fdeAt(L->FDEs, F.Address))
       return failure(F.Name + " has no unwind entry");
   }

@@ -33,6 +33,10 @@ struct UnwindSummary {
   unsigned FramelessOutlined = 0;
   // Functions covered by some FDE (symbol names).
   std::set<std::string> Covered;
+  // Every machine-outlined function has an FDE (true when there is none): the outliner gives
+  // its functions its callers' unwind table kind, so a build without unwind tables has
+  // outlined functions without entries, and only where all had one must a candidate's too.
+  bool OutlinedCovered = true;
   // The file has .debug_info: its program had debug information, with which code generation
   // gives every function a frame of its own (runtime/lto/SharedUnwind.h).
   bool DebugInfo = false;

@@ -18,6 +18,10 @@ namespace {
 // unwinding (no exception passes through a nounwind function without a personality), and be
 // free to move into another section.
 bool coverable(const Function &F) {
+  // Without an unwind table entry of its own (-fno-asynchronous-unwind-tables) a function has
+  // no FDE to share: covering it would add one.
+  if (!F.hasUWTable())
+    return false;
   if (F.isDeclaration() || !F.doesNotThrow() || F.hasPersonalityFn() || F.hasComdat() ||
       F.hasSection() || F.hasFnAttribute(Attribute::Naked) || F.hasPrefixData() ||
       F.hasPrologueData())
@@ -89,6 +93,10 @@ PreservedAnalyses SharedUnwindPass::run(Module &M, ModuleAnalysisManager &) {
   for (Function &F : M)
     if ((ListPath.empty() || Names.contains(F.getName())) && coverable(F))
       Covered.push_back(&F);
+  // A program built without unwind tables has no FDE to share, the outliner's functions
+  // included (they take their callers' unwind table kind): no run at all.
+  if (llvm::none_of(M, [](const Function &F) { return !F.isDeclaration() && F.hasUWTable(); }))
+    return PreservedAnalyses::all();
   // Begin, the functions, End, at the end of the module's list (markers are made there); the
   // functions change nothing else here: code generation keeps those frameless in the run and
   // moves the others out, and adds the machine outliner's frameless functions (fewer than two

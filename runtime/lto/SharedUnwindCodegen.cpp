@@ -119,7 +119,9 @@ struct SharedUnwindCodegen : ModulePass {
     std::vector<MCRegister> Preserved;
     for (Function &F : M) {
       MachineFunction *MF = MMI.getMachineFunction(F);
-      if (!MF || !MF->isOutlined() || F.hasSection() || F.hasPersonalityFn())
+      // Only those with an FDE to give up (the outliner gives its functions its callers'
+      // unwind table kind: none where they had none).
+      if (!MF || !MF->isOutlined() || F.hasSection() || F.hasPersonalityFn() || !F.hasUWTable())
         continue;
       if (Preserved.empty())
         Preserved = preservedRegisters(*MF);
