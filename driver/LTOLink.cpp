@@ -20,6 +20,7 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/Threading.h"
 #include <chrono>
+#include <optional>
 #include <csignal>
 #include <cstring>
 #include <sys/eventfd.h>
@@ -232,15 +233,15 @@ struct OwnedLTOLink {
   size_t OptimizeAt = 0;
   // Shared unwind (LinkCandidateSpec::SharedUnwind): the candidates start at once (their
   // passes decide on machine code which functions are frameless); their outputs are checked
-  // against clang's link's summary (BaselineUnwind) before they may ship, those that end
-  // before clang's link when it is read (PendingChecks). Once it is read (Ready/Failed),
-  // candidates not yet started run only where a shared entry can gain (Ready).
+  // against clang's link's summary (BaselineUnwind, when it could be read) before they may
+  // ship, those that end before clang's link when it is read (PendingChecks, with the output
+  // as measured). Once it is read (Ready/Failed), candidates not yet started run only where a
+  // shared entry can gain (Ready).
   enum class FramelessState { Off, Waiting, Ready, Failed };
   FramelessState Frameless = FramelessState::Off;
   std::string FramelessNote;
-  UnwindSummary BaselineUnwind;
-  bool BaselineSummarized = false;
-  std::vector<size_t> PendingChecks;
+  std::optional<UnwindSummary> BaselineUnwind;
+  std::vector<std::pair<size_t, std::unique_ptr<MemoryBuffer>>> PendingChecks;
   void readFrameless(MemoryBufferRef Baseline);
   void checkShared(size_t Index, MemoryBufferRef Out);
   std::chrono::steady_clock::time_point LinkStart = std::chrono::steady_clock::now();
@@ -610,7 +611,7 @@ void OwnedLTOLink::endLink(const RunningLink &L, bool Ended, int Status,
     // checked against clang's link: now, or once it is read.
     if (Out && Specs[L.Index].SharedUnwind) {
       if (Frameless == FramelessState::Waiting)
-        PendingChecks.push_back(L.Index);
+        PendingChecks.emplace_back(L.Index, std::move(Out));
       else
         checkShared(L.Index, Out->getMemBufferRef());
     }
@@ -628,12 +629,11 @@ void OwnedLTOLink::readFrameless(MemoryBufferRef Baseline) {
     return;
   }
   BaselineUnwind = std::move(*S);
-  BaselineSummarized = true;
-  if (BaselineUnwind.DebugInfo) {
+  if (BaselineUnwind->DebugInfo) {
     FramelessNote = "the program has debug information (every function gets a frame of its own)";
     return;
   }
-  if (BaselineUnwind.Frameless.size() + BaselineUnwind.FramelessOutlined < 2) {
+  if (BaselineUnwind->Frameless.size() + BaselineUnwind->FramelessOutlined < 2) {
     FramelessNote = "fewer than two frameless functions in clang's link";
     return;
   }
@@ -643,12 +643,12 @@ void OwnedLTOLink::readFrameless(MemoryBufferRef Baseline) {
 // The output check of a shared-unwind candidate (Out: its measured output).
 void OwnedLTOLink::checkShared(size_t Index, MemoryBufferRef Out) {
   CandidateResult &R = D.Candidates[Index].Result;
-  if (!BaselineSummarized) {
+  if (!BaselineUnwind) {
     R.Result = Outcome::VerifierFailed;
     R.setMessage(("unwind check: " + FramelessNote).c_str());
     return;
   }
-  Expected<SharedUnwindCheck> Check = checkSharedUnwind(Out, BaselineUnwind);
+  Expected<SharedUnwindCheck> Check = checkSharedUnwind(Out, *BaselineUnwind);
   if (!Check) {
     R.Result = Outcome::VerifierFailed;
     R.setMessage(("unwind check: " + toString(Check.takeError())).c_str());
@@ -724,18 +724,8 @@ void OwnedLTOLink::finish(double BaselineMillis) {
       Frameless = FramelessState::Failed, FramelessNote = "clang's link is not measured";
   }
   // Shared-unwind candidates that ended beside clang's link: their checks, now.
-  for (size_t Index : PendingChecks) {
-    if (D.Candidates[Index].Result.Result != Outcome::Ok)
-      continue;
-    ErrorOr<std::unique_ptr<MemoryBuffer>> Out = MemoryBuffer::getFile(Temps[Index]);
-    if (!Out) {
-      D.Candidates[Index].Result.Result = Outcome::CodegenFailed;
-      D.Candidates[Index].Result.setMessage(
-          ("cannot read the output: " + Out.getError().message()).c_str());
-      continue;
-    }
-    checkShared(Index, (*Out)->getMemBufferRef());
-  }
+  for (auto &[Index, Out] : PendingChecks)
+    checkShared(Index, Out->getMemBufferRef());
   PendingChecks.clear();
   if (D.Candidates.empty())
     D.KeptReason = "no_candidates";

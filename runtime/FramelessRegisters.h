@@ -7,7 +7,9 @@
 // (runtime/lto/SharedUnwindCodegen.cpp, on machine instructions). The stack pointer comes first.
 #pragma once
 #include "llvm/ADT/StringRef.h"
+#include "llvm/MC/MCRegisterInfo.h"
 #include "llvm/TargetParser/Triple.h"
+#include <string>
 #include <vector>
 
 namespace smartcc {
@@ -19,6 +21,26 @@ inline std::vector<llvm::StringRef> framelessPreservedRegisters(llvm::Triple::Ar
   if (Arch == llvm::Triple::x86_64)
     return {"RSP", "RBX", "RBP", "R12", "R13", "R14", "R15"};
   return {};
+}
+
+// The same registers as numbers of MRI (a target's register info; TargetRegisterInfo is one),
+// in the same order; empty, with the first name MRI lacks in Missing, if one is not there.
+inline std::vector<llvm::MCRegister>
+framelessPreservedRegisters(const llvm::MCRegisterInfo &MRI, llvm::Triple::ArchType Arch,
+                            std::string *Missing = nullptr) {
+  std::vector<llvm::MCRegister> Regs;
+  for (llvm::StringRef N : framelessPreservedRegisters(Arch)) {
+    unsigned R = 1;
+    while (R < MRI.getNumRegs() && N != MRI.getName(R))
+      ++R;
+    if (R == MRI.getNumRegs()) {
+      if (Missing)
+        *Missing = N.str();
+      return {};
+    }
+    Regs.push_back(R);
+  }
+  return Regs;
 }
 
 } // namespace smartcc

@@ -61,9 +61,13 @@ Expected<LinkedFile> readLinked(MemoryBufferRef B) {
     return failure("not an ELF file");
   for (const object::SectionRef &S : L.ELF->sections()) {
     Expected<StringRef> Name = S.getName();
-    if (Name && *Name == ".debug_info")
+    if (!Name) {
+      consumeError(Name.takeError());
+      continue;
+    }
+    if (*Name == ".debug_info")
       L.DebugInfo = true;
-    if (!Name || *Name != ".eh_frame")
+    if (*Name != ".eh_frame")
       continue;
     Expected<StringRef> Contents = S.getContents();
     if (!Contents)
@@ -151,20 +155,12 @@ Expected<Disassembler> disassemblerFor(const Triple &T) {
   D.Dis.reset(TheTarget->createMCDisassembler(*D.STI, *D.Ctx));
   if (!D.Dis)
     return failure("no disassembler for " + T.str());
-  std::vector<StringRef> Names = framelessPreservedRegisters(T.getArch());
-  if (Names.empty())
+  if (framelessPreservedRegisters(T.getArch()).empty())
     return failure("shared unwind entries are checked on AArch64 and x86-64 only");
-  for (StringRef N : Names) {
-    bool Found = false;
-    for (unsigned R = 1; R < D.MRI->getNumRegs(); ++R)
-      if (N == D.MRI->getName(R)) {
-        D.Preserved.push_back(R);
-        Found = true;
-        break;
-      }
-    if (!Found)
-      return failure("no register " + N + " in " + T.str());
-  }
+  std::string Missing;
+  D.Preserved = framelessPreservedRegisters(*D.MRI, T.getArch(), &Missing);
+  if (D.Preserved.empty())
+    return failure("no register " + Missing + " in " + T.str());
   D.StackPointer = D.Preserved.front();
   return D;
 }

@@ -26,10 +26,9 @@ bool coverable(const Function &F) {
       F.hasSection() || F.hasFnAttribute(Attribute::Naked) || F.hasPrefixData() ||
       F.hasPrologueData())
     return false;
-  // A call that is not a tail call needs a frame (AArch64 saves the return address). A
-  // function frameless in clang's link has none, but a candidate's own passes before this one
-  // (an IR outliner) may have added one: such a function is left out rather than risk the
-  // whole candidate failing its check.
+  // A call that is not a tail call needs a frame (AArch64 saves the return address): such a
+  // function cannot be frameless, and is left out here rather than generated for nothing
+  // (code generation decides on the rest, runtime/lto/SharedUnwindCodegen.h).
   for (const BasicBlock &BB : F)
     for (const Instruction &I : BB) {
       const auto *Call = dyn_cast<CallBase>(&I);

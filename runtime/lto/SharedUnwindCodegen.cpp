@@ -25,19 +25,8 @@ namespace {
 // The registers of FramelessRegisters.h in MF's target (the stack pointer first); empty if
 // one of them is missing from its names (then nothing is taken for frameless).
 std::vector<MCRegister> preservedRegisters(const MachineFunction &MF) {
-  const Triple &T = MF.getTarget().getTargetTriple();
-  const TargetRegisterInfo *TRI = MF.getSubtarget().getRegisterInfo();
-  std::vector<MCRegister> Regs;
-  std::vector<StringRef> Names = framelessPreservedRegisters(T.getArch());
-  for (StringRef N : Names)
-    for (unsigned R = 1; R < TRI->getNumRegs(); ++R)
-      if (N == TRI->getName(R)) {
-        Regs.push_back(R);
-        break;
-      }
-  if (Regs.size() != Names.size())
-    Regs.clear();
-  return Regs;
+  return framelessPreservedRegisters(*MF.getSubtarget().getRegisterInfo(),
+                                     MF.getTarget().getTargetTriple().getArch());
 }
 
 // Whether MF keeps the caller's frame at each of its instructions.
