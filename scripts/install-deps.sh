@@ -17,6 +17,8 @@ PACKAGES=(
   googletest libgtest-dev
   # cross-compiling for AArch64 and running the result
   gcc-aarch64-linux-gnu g++-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
+  # bare-metal AArch64 (examples/aarch64-baremetal-lto): an embedded C library
+  picolibc-aarch64-linux-gnu
   # building real Debian source packages (tests and corpus harvest)
   dpkg-dev make autoconf automake libtool m4 gettext autopoint bison flex
   # scripts/link-bench.py: a Meson project (serd)

@@ -64,6 +64,8 @@ build_all() {
     CC="$bin/aarch64-linux-gnu-smartcc" check
   cmake_example "$EX/aarch64-firmware-lto" "$out/firmware" "$TC/smartcc-aarch64-linux-gnu.cmake" \
     "$bin" "$out/firmware.log"
+  cmake_example "$EX/aarch64-baremetal-lto" "$out/baremetal" "$TC/smartcc-aarch64-none-elf.cmake" \
+    "$bin" "$out/baremetal.log"
 }
 
 build_all "$BIN_DIR" "$SCRATCH/smartcc"
@@ -86,4 +88,5 @@ compare cmake-project cmake wordstats "$EX/cmake-project/expected.txt"
 compare aarch64-cross/cmake cross crunch "$EX/aarch64-cross/expected.txt"
 compare aarch64-cross/make cross-make crunch "$EX/aarch64-cross/expected.txt"
 compare aarch64-firmware-lto firmware sensord "$EX/aarch64-firmware-lto/expected.txt"
+compare aarch64-baremetal-lto baremetal sensord "$EX/aarch64-firmware-lto/expected.txt"
 echo "examples-build: all examples OK in $((SECONDS - START))s"

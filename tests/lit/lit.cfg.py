@@ -50,3 +50,5 @@ if os.path.exists("/usr/bin/qemu-aarch64"):
     config.available_features.add("qemu-aarch64")
 if os.path.exists("/usr/aarch64-linux-gnu/include/stdio.h"):
     config.available_features.add("aarch64-sysroot")
+if os.path.exists("/usr/lib/picolibc/aarch64-linux-gnu/include/stdio.h"):
+    config.available_features.add("picolibc-aarch64")
