@@ -1,6 +1,7 @@
 #include "policies/model/ExportedModel.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -64,8 +65,10 @@ Expected<ExportedModel> ExportedModel::parse(StringRef Bytes, StringRef Source) 
       return fail(Source, 2, Where + "must be an object");
     StringRef Kind = L->getString("kind").value_or("");
     Layer Lay;
-    if (Kind == "relu" || Kind == "tanh") {
-      Lay.Kind = Kind == "relu" ? LayerKind::ReLU : LayerKind::Tanh;
+    if (Kind == "relu" || Kind == "tanh" || Kind == "softmax") {
+      Lay.Kind = Kind == "relu"   ? LayerKind::ReLU
+                 : Kind == "tanh" ? LayerKind::Tanh
+                                  : LayerKind::Softmax;
       Lay.In = Lay.Out = Width;
     } else if (Kind == "linear" || Kind == "layernorm") {
       bool Linear = Kind == "linear";
@@ -129,6 +132,16 @@ std::vector<float> ExportedModel::forward(ArrayRef<float> Input) const {
       for (float &V : X)
         V = std::tanh(V);
       break;
+    case LayerKind::Softmax: {
+      // Shifted by the largest input, so no exponential overflows.
+      float Max = X.empty() ? 0 : *std::max_element(X.begin(), X.end());
+      float Sum = 0;
+      for (float &V : X)
+        Sum += V = std::exp(V - Max);
+      for (float &V : X)
+        V /= Sum;
+      break;
+    }
     case LayerKind::LayerNorm: {
       const float *G = Weights.data() + L.Offset, *B = G + L.In;
       float Mu = 0, Var = 0;

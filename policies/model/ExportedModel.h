@@ -7,7 +7,7 @@
 //   <metadata: one line of JSON>\n
 //   <weights: float32, little-endian, contiguous>
 // Metadata keys: "layers" (required): [{"kind": "linear", "in": N, "out": M, "offset": K},
-// {"kind": "relu"}, {"kind": "tanh"}, {"kind": "layernorm", "size": N, "offset": K,
+// {"kind": "relu"}, {"kind": "tanh"}, {"kind": "softmax"}, {"kind": "layernorm", "size": N, "offset": K,
 // "eps": E}]; "input_size"; optional "input_mean"/"input_std" (standardization applied before
 // the first layer); and free-form entries (action space, observation, model card) that the
 // routine carries but does not interpret. A linear layer's weights are the out x in matrix,
@@ -24,7 +24,7 @@ namespace smartcc {
 
 class ExportedModel {
 public:
-  enum class LayerKind { Linear, ReLU, Tanh, LayerNorm };
+  enum class LayerKind { Linear, ReLU, Tanh, Softmax, LayerNorm };
   struct Layer {
     LayerKind Kind;
     size_t In = 0, Out = 0; // Linear: sizes; LayerNorm: In == Out == size

@@ -112,6 +112,8 @@ torch::Tensor valueLoss(const SequenceValueOptions &O, const torch::Tensor &Pred
   return L;
 }
 
+} // namespace
+
 // What model selection maximizes: effort 1 (what the default effort does with the model),
 // top-1 breaking ties.
 double choiceScore(const ChoiceFigures &F) { return F.Effort1 + 1e-3 * F.Top1; }
@@ -132,8 +134,6 @@ json::Object figuresJSON(const ChoiceFigures &F, StringRef Prefix) {
                       {(Prefix + "ties").str(), int64_t(F.Ties)},
                       {(Prefix + "losses").str(), int64_t(F.Losses)}};
 }
-
-} // namespace
 
 double valueTarget(double Clang, double Value, double NegativeWeight) {
   double Gain = std::clamp(100.0 * std::log(Clang / Value), -TargetClip, TargetClip);
@@ -430,12 +430,8 @@ Error pretrainEncoder(const SequenceValueOptions &O, torch::nn::Sequential &Net,
 }
 } // namespace
 
-Error trainSequenceValue(const SequenceValueOptions &O, const ValueTable &TrainIn,
-                         const ValueTable &ValidationIn) {
-  if (ValidationIn.Sequences != TrainIn.Sequences)
-    return createStringError(inconvertibleErrorCode(),
-                             "the validation table measures another core set");
-  ValueTable Train = TrainIn, Validation = ValidationIn;
+std::string chooseColumnOrder(const SequenceValueOptions &O, ValueTable &Train,
+                              ValueTable &Validation) {
   std::string ColumnOrder = "the table's";
   if (O.RemineOrder) {
     // The prior's effort 1 on validation decides: the greedy order mined on the training
@@ -457,6 +453,42 @@ Error trainSequenceValue(const SequenceValueOptions &O, const ValueTable &TrainI
       ColumnOrder = "mined on the training table";
     }
   }
+  return ColumnOrder;
+}
+
+json::Object valueModelMetadata(const SequenceValueOptions &O, const ValueTable &Train,
+                                const ValueTable &Validation, const std::vector<float> &Prior,
+                                const std::string &ColumnOrder) {
+  json::Array Names;
+  for (const std::string &S : Train.Sequences)
+    Names.push_back(S);
+  json::Object Meta{{"trainer", "value"},
+                    {"kind", Train.Kind},
+                    {"space", Train.Space},
+                    {"objective", Train.Objective},
+                    {"sequences", std::move(Names)},
+                    {"observation", O.Observation},
+                    {"outputs", "predicted 100*log(clang -Oz / sequence), per sequence"},
+                    {"target", O.TargetPrefix},
+                    {"seed", int64_t(O.Seed)},
+                    {"train_rows", int64_t(Train.Rows.size())},
+                    {"validation_rows", int64_t(Validation.Rows.size())},
+                    {"prior", json::Array(Prior)},
+                    {"column_order", ColumnOrder}};
+  if (O.NegativeGainWeight > 0)
+    Meta["negative_gain_weight"] = O.NegativeGainWeight;
+  if (!O.IR2VecVocabularyDigest.empty())
+    Meta["ir2vec_vocabulary"] = O.IR2VecVocabularyDigest;
+  return Meta;
+}
+
+Error trainSequenceValue(const SequenceValueOptions &O, const ValueTable &TrainIn,
+                         const ValueTable &ValidationIn) {
+  if (ValidationIn.Sequences != TrainIn.Sequences)
+    return createStringError(inconvertibleErrorCode(),
+                             "the validation table measures another core set");
+  ValueTable Train = TrainIn, Validation = ValidationIn;
+  const std::string ColumnOrder = chooseColumnOrder(O, Train, Validation);
   const std::string Ckpt = O.RunDir + "/checkpoint", Metrics = O.RunDir + "/metrics.jsonl";
   if (std::error_code EC = sys::fs::create_directories(Ckpt))
     return errorCodeToError(EC);
@@ -587,28 +619,12 @@ Error trainSequenceValue(const SequenceValueOptions &O, const ValueTable &TrainI
       double Score = choiceScore(Shrunk);
       if (Score > BestValidation) {
         BestValidation = Score;
-        json::Array Names;
-        for (const std::string &S : Train.Sequences)
-          Names.push_back(S);
-        json::Object Meta{{"trainer", "value"},
-                          {"kind", Train.Kind},
-                          {"space", Train.Space},
-                          {"objective", Train.Objective},
-                          {"sequences", std::move(Names)},
-                          {"observation", O.Observation},
-                          {"outputs", "predicted 100*log(clang -Oz / sequence), per sequence"},
-                          {"target", O.TargetPrefix},
-                          {"epoch", int64_t(P.Step)},
-                          {"seed", int64_t(O.Seed)},
-                          {"train_rows", int64_t(Train.Rows.size())},
-                          {"validation_rows", int64_t(Validation.Rows.size())},
-                          {"validation", figuresJSON(Shrunk, "")},
-                          {"validation_prior", figuresJSON(PriorV, "")},
-                          {"train", figuresJSON(T, "")},
-                          {"prior", json::Array(Prior)}};
-        if (O.NegativeGainWeight > 0)
-          Meta["negative_gain_weight"] = O.NegativeGainWeight;
-        Meta["column_order"] = ColumnOrder;
+        json::Object Meta =
+            valueModelMetadata(O, Train, Validation, Prior, ColumnOrder);
+        Meta["epoch"] = int64_t(P.Step);
+        Meta["validation"] = figuresJSON(Shrunk, "");
+        Meta["validation_prior"] = figuresJSON(PriorV, "");
+        Meta["train"] = figuresJSON(T, "");
         if (O.ListwiseWeight > 0)
           Meta["listwise_loss"] = json::Object{{"weight", O.ListwiseWeight},
                                                {"temperature", O.ListwiseTemperature}};
@@ -616,8 +632,6 @@ Error trainSequenceValue(const SequenceValueOptions &O, const ValueTable &TrainI
           Meta["encoder"] = json::Object{{"kind", "denoising-autoencoder"},
                                          {"epochs", int64_t(O.PretrainEpochs)},
                                          {"unlabeled", int64_t(O.Unlabeled.size())}};
-        if (!O.IR2VecVocabularyDigest.empty())
-          Meta["ir2vec_vocabulary"] = O.IR2VecVocabularyDigest;
         Meta["shrinkage"] = Shrinkage;
         Meta["validation_network"] = figuresJSON(V, "");
         // The shrinkage is exported in the last layer: L * (W h + b) + (1 - L) * prior.

@@ -11,6 +11,7 @@
 #pragma once
 #include "policies/RankCorrelation.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
 #include <string>
 #include <vector>
 
@@ -113,6 +114,22 @@ struct ConfidenceCut {
 };
 ConfidenceCut confidenceCut(const ValueTable &T, const std::vector<std::vector<float>> &Scores,
                             double Margin);
+
+// Model selection on validation: effort 1 (what the default effort does with a model), top-1
+// breaking ties. The figures as a model's metadata records them (keys prefixed).
+double choiceScore(const ChoiceFigures &F);
+llvm::json::Object figuresJSON(const ChoiceFigures &F, llvm::StringRef Prefix);
+
+// With O.RemineOrder, permutes both tables' columns into the greedy order mined on Train when
+// the prior's validation effort 1 prefers it; returns which order the columns are in.
+std::string chooseColumnOrder(const SequenceValueOptions &O, ValueTable &Train,
+                              ValueTable &Validation);
+// The metadata every sequence-value model carries (SequenceAgent reads kind, space,
+// sequences, observation, negative_gain_weight; the rest is its card).
+llvm::json::Object valueModelMetadata(const SequenceValueOptions &O, const ValueTable &Train,
+                                      const ValueTable &Validation,
+                                      const std::vector<float> &Prior,
+                                      const std::string &ColumnOrder);
 
 // Scores: one row of predicted gains per table row.
 ChoiceFigures scoreChoices(const ValueTable &T, const std::vector<std::vector<float>> &Scores);

@@ -62,6 +62,20 @@ TEST(ExportedModelTest, LayerNormAndArgmax) {
   EXPECT_EQ(M->argmax({1, 2, 3}), 2u);
 }
 
+TEST(ExportedModelTest, Softmax) {
+  // The kernel chooser's middle layer: weights summing to 1, large inputs without overflow.
+  json::Object Meta{{"input_size", 3}, {"layers", json::Array{json::Object{{"kind", "softmax"}}}}};
+  Expected<ExportedModel> M = ExportedModel::parse(ExportedModel::serialize(Meta, {}), "sm");
+  ASSERT_TRUE(bool(M)) << toString(M.takeError());
+  std::vector<float> Y = M->forward({0, std::log(2.0f), std::log(5.0f)});
+  EXPECT_NEAR(Y[0], 0.125f, 1e-6);
+  EXPECT_NEAR(Y[1], 0.25f, 1e-6);
+  EXPECT_NEAR(Y[2], 0.625f, 1e-6);
+  Y = M->forward({1000, 1000, 0});
+  EXPECT_NEAR(Y[0], 0.5f, 1e-6);
+  EXPECT_NEAR(Y[2], 0.0f, 1e-6);
+}
+
 TEST(ExportedModelTest, ErrorsNameFileAndLine) {
   auto ErrorOf = [](const std::string &Bytes) {
     Expected<ExportedModel> M = ExportedModel::parse(Bytes, "m.smm");

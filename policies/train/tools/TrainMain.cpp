@@ -32,6 +32,7 @@
 #include "policies/train/InlinerTraining.h"
 #include "policies/train/RegAllocTraining.h"
 #include "policies/train/PPO.h"
+#include "policies/train/SequenceKernel.h"
 #include "policies/train/SequenceValue.h"
 #include "policies/train/TableObservations.h"
 #include "policies/train/TrainingReport.h"
@@ -102,6 +103,11 @@ static cl::opt<bool> RemineOrder(
     "remine-order",
     cl::desc("value: re-mine the core set's order (effort 1's fixed proposals) greedily on the "
              "training table; kept if the prior's validation effort-1 is better with it"));
+static cl::opt<bool> KernelChooser(
+    "kernel",
+    cl::desc("value: fit the kernel chooser (each sequence's gain averaged over similar "
+             "training modules, the bandwidth chosen on validation; SequenceKernel.h) instead "
+             "of training a network"));
 static cl::opt<double> ListwiseWeight(
     "listwise-weight", cl::init(0),
     cl::desc("value: add a listwise ranking loss (softmax cross-entropy of each row's measured "
@@ -480,6 +486,15 @@ int trainValue(int Argc, const char **Argv) {
   }
   recordCommand(Argc, Argv);
   outs() << "observation " << O.Observation << " (" << T->Rows[0].Obs.size() << " inputs)\n";
+  if (KernelChooser) {
+    O.RunDir = RunDir;
+    O.Seed = Seed;
+    O.TargetPrefix = TargetPrefix;
+    if (Error E = trainSequenceKernel(O, *T, *V))
+      return fail(toString(std::move(E)));
+    outs() << "model: " << RunDir << "/model.smm\n";
+    return 0;
+  }
   outs() << "training value on " << T->Rows.size() << " modules (" << V->Rows.size()
          << " for validation), " << T->Sequences.size() << " sequences\n";
   O.RunDir = RunDir;
