@@ -17,6 +17,9 @@ scored on the eval table (smartcc-train --score, observations re-read from ROOT/
   b      autophase-log1p+ir2vec
   a+ae   autophase-log1p, hidden layers pretrained as a denoising autoencoder
   b+ae   both, with the pretrained encoder
+  k-a    the kernel chooser (smartcc-train --kernel: no network, gains averaged over similar
+  k-i    training modules, bandwidth fitted on validation) on autophase-log1p, ir2vec or both
+  k-b
 
 --negative-gain-weight W trains every variant on W * gain for losing sequences, --remine-order
 lets the trainer re-mine the core set's order, --listwise-weight L [--listwise-temperature T]
@@ -40,6 +43,9 @@ VARIANTS = {
     "b": ("autophase-log1p+ir2vec", 0),
     "a+ae": ("autophase-log1p", 200),
     "b+ae": ("autophase-log1p+ir2vec", 200),
+    "k-a": ("autophase-log1p", 0),
+    "k-i": ("ir2vec", 0),
+    "k-b": ("autophase-log1p+ir2vec", 0),
 }
 FIG = re.compile(r"top-1 (?P<top1>[0-9.]+)\s+effort-1 (?P<e1>[0-9.]+)\s+top-3 (?P<top3>[0-9.]+)\s+"
                  r"oracle (?P<oracle>[0-9.]+) \((?P<share>[-0-9]+) % of it\)\s+single trial "
@@ -117,6 +123,8 @@ def main():
         if a.listwise_weight:
             cmd += ["--listwise-weight", str(a.listwise_weight),
                     "--listwise-temperature", str(a.listwise_temperature)]
+        if name.startswith("k-"):
+            cmd += ["--kernel"]
         if pretrain:
             cmd += ["--pretrain-epochs", str(pretrain)]
             unl = os.path.join(d, "unlabeled.txt")
@@ -138,7 +146,8 @@ def main():
     for name, obs, pretrain, val, ev in rows:
         lines.append("| %s | %s | %s | %s | %s | %s | %s | %s %% | %s | %s | %s | %s/%s/%s |" % (
             name, obs if name != "prior" else "- (fixed: each sequence's mean training target)",
-            "autoencoder %d epochs" % pretrain if pretrain else "-", val["e1"], ev["e1"],
+            "autoencoder %d epochs" % pretrain if pretrain else
+            ("kernel (no network)" if name.startswith("k-") else "-"), val["e1"], ev["e1"],
             ev["top1"], ev["oracle"], ev["share"], ev["acc"], ev["rho"], ev["regret"], ev["won"],
             ev["tied"], ev["lost"]))
     text = "\n".join(lines) + "\n"
