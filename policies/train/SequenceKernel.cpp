@@ -1,5 +1,6 @@
 #include "policies/train/SequenceKernel.h"
 #include "policies/model/ExportedModel.h"
+#include "policies/train/TorchExport.h"
 #include "policies/train/TrainingCommon.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
@@ -89,13 +90,6 @@ double medianSquaredDistance(const KernelData &D) {
     return 1.0;
   std::nth_element(Dist.begin(), Dist.begin() + Dist.size() / 2, Dist.end());
   return std::max(Dist[Dist.size() / 2], 1e-6);
-}
-
-json::Array floats(const std::vector<float> &V) {
-  json::Array A;
-  for (float F : V)
-    A.push_back(double(F));
-  return A;
 }
 
 } // namespace
@@ -204,8 +198,8 @@ Error trainSequenceKernel(const SequenceValueOptions &O, const ValueTable &Train
   Meta["validation_prior"] = figuresJSON(PriorV, "");
   Meta["train_leave_one_out"] = figuresJSON(BestT, "");
   Meta["input_size"] = int64_t(Dim);
-  Meta["input_mean"] = floats(Stats.mean());
-  Meta["input_std"] = floats(Stats.stddev());
+  Meta["input_mean"] = floatsJSON(Stats.mean());
+  Meta["input_std"] = floatsJSON(Stats.stddev());
   Meta["layers"] = json::Array{
       json::Object{{"kind", "linear"}, {"in", int64_t(Dim)}, {"out", int64_t(N)}, {"offset", 0}},
       json::Object{{"kind", "softmax"}},

@@ -13,14 +13,14 @@ void append(std::vector<float> &Out, const torch::Tensor &T) {
   Out.insert(Out.end(), P, P + C.numel());
 }
 
-json::Array floats(const std::vector<float> &V) {
+} // namespace
+
+json::Array floatsJSON(const std::vector<float> &V) {
   json::Array A;
   for (float F : V)
     A.push_back(double(F));
   return A;
 }
-
-} // namespace
 
 Expected<std::string> exportSequential(torch::nn::Sequential &Net, size_t InputSize,
                                        json::Object Meta, const std::vector<float> &Mean,
@@ -64,9 +64,9 @@ Expected<std::string> exportSequential(torch::nn::Sequential &Net, size_t InputS
   Meta["input_size"] = int64_t(InputSize);
   Meta["layers"] = std::move(Layers);
   if (!Mean.empty())
-    Meta["input_mean"] = floats(Mean);
+    Meta["input_mean"] = floatsJSON(Mean);
   if (!Std.empty())
-    Meta["input_std"] = floats(Std);
+    Meta["input_std"] = floatsJSON(Std);
   return ExportedModel::serialize(Meta, Weights);
 }
 

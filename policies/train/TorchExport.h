@@ -17,4 +17,7 @@ llvm::Expected<std::string> exportSequential(torch::nn::Sequential &Net, size_t 
                                              const std::vector<float> &Mean = {},
                                              const std::vector<float> &Std = {});
 
+// A metadata array of floats (standardization statistics and the like).
+llvm::json::Array floatsJSON(const std::vector<float> &V);
+
 } // namespace smartcc

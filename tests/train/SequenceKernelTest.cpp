@@ -35,6 +35,19 @@ ValueTable table(const std::vector<float> &Xs) {
 
 const double TenPercent = 100.0 * std::log(110.0 / 100.0);
 
+// Fits the kernel chooser in a fresh directory and loads the model it wrote.
+ExportedModel fit(const ValueTable &Train, const ValueTable &Val) {
+  SequenceValueOptions O;
+  SmallString<128> Dir;
+  EXPECT_FALSE(sys::fs::createUniqueDirectory("kernel-test", Dir));
+  O.RunDir = Dir.str().str();
+  EXPECT_FALSE(bool(trainSequenceKernel(O, Train, Val)));
+  Expected<ExportedModel> M = ExportedModel::load(O.RunDir + "/model.smm");
+  EXPECT_TRUE(bool(M)) << (M ? "" : toString(M.takeError()));
+  sys::fs::remove_directories(O.RunDir);
+  return M ? std::move(*M) : ExportedModel();
+}
+
 TEST(SequenceKernelTest, NarrowIsNearestWideIsPrior) {
   ValueTable Train = table({0, 0.5f, 10, 10.5f}), Query = table({0.2f, 10.2f});
   Welford S;
@@ -56,13 +69,8 @@ TEST(SequenceKernelTest, FitsOnValidationAndExportsTheSameRule) {
   // Validation has both kinds, so a narrow kernel beats the prior (which picks one sequence
   // for all) and is chosen; the model file then predicts what the rule predicts.
   ValueTable Train = table({0, 0.5f, 1, 10, 10.5f, 11}), Val = table({0.3f, 10.7f});
-  SequenceValueOptions O;
-  SmallString<128> Dir;
-  ASSERT_FALSE(sys::fs::createUniqueDirectory("kernel-test", Dir));
-  O.RunDir = Dir.str().str();
-  ASSERT_FALSE(bool(trainSequenceKernel(O, Train, Val)));
-  Expected<ExportedModel> M = ExportedModel::load(O.RunDir + "/model.smm");
-  ASSERT_TRUE(bool(M)) << toString(M.takeError());
+  ExportedModel Fit = fit(Train, Val);
+  ExportedModel *M = &Fit;
   const json::Object *Chooser = M->metadata().getObject("chooser");
   ASSERT_TRUE(Chooser);
   EXPECT_EQ(Chooser->getString("kind").value_or(""), "kernel");
@@ -74,25 +82,19 @@ TEST(SequenceKernelTest, FitsOnValidationAndExportsTheSameRule) {
   const json::Object *V = M->metadata().getObject("validation");
   ASSERT_TRUE(V);
   EXPECT_NEAR(V->getNumber("top1_accuracy").value_or(0), 1.0, 1e-12);
-  sys::fs::remove_directories(O.RunDir);
 }
 
 TEST(SequenceKernelTest, NoSignalChoosesThePrior) {
   // Every module alike: no bandwidth beats the prior, and ties go to the widest kernel.
   ValueTable Train = table({0, 0.5f, 1, 1.5f}), Val = table({0.2f, 0.7f});
-  SequenceValueOptions O;
-  SmallString<128> Dir;
-  ASSERT_FALSE(sys::fs::createUniqueDirectory("kernel-test", Dir));
-  O.RunDir = Dir.str().str();
-  ASSERT_FALSE(bool(trainSequenceKernel(O, Train, Val)));
-  Expected<ExportedModel> M = ExportedModel::load(O.RunDir + "/model.smm");
-  ASSERT_TRUE(bool(M));
+  ExportedModel Fit = fit(Train, Val);
+  ExportedModel *M = &Fit;
+  ASSERT_TRUE(M->metadata().getObject("chooser"));
   EXPECT_EQ(M->metadata().getObject("chooser")->getString("bandwidth_multiple").value_or(""),
             "inf");
   std::vector<float> P = M->forward(Val.Rows[0].Obs), Prior = valuePrior(Train, 0);
   for (size_t J = 0; J < P.size(); ++J)
     EXPECT_NEAR(P[J], Prior[J], 1e-5);
-  sys::fs::remove_directories(O.RunDir);
 }
 
 } // namespace
