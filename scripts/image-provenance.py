@@ -6,8 +6,8 @@
 IMAGE is an ELF executable or library linked by lld, MAP the map lld wrote for that same link
 (`-Wl,-Map,FILE`; smartcc leaves links with side outputs to clang, so relink with clang-22 and
 the same command to get one). Bytes are the linked-image metric's: allocated, file-backed
-sections (no .bss/.tbss/NOBITS), in classes code (executable), rodata, data (writable) and
-unwind (.eh_frame, .eh_frame_hdr, .gcc_except_table). Each input section in the map is credited
+sections (no .bss/.tbss/NOBITS), in the classes code, rodata, data and unwind as link-bench.py
+and smartcc-size count them. Each input section in the map is credited
 to its origin:
 
   program (LTO)   the object lld's LTO produced from the program's bitcode (`*.lto.o`,
@@ -21,35 +21,30 @@ Why: an image whose bytes are mostly prebuilt libraries (a static glibc program)
 much smaller from any decision over the program's bitcode; this says how much it could.
 """
 import collections
+import importlib.util
+import os
 import re
 import subprocess
 import sys
 
-UNWIND = {".eh_frame", ".eh_frame_hdr", ".gcc_except_table"}
-CLASSES = ("code", "rodata", "data", "unwind")
+# The section classes are link-bench's (one rule for every script, as smartcc-size's).
+_spec = importlib.util.spec_from_file_location(
+    "link_bench", os.path.join(os.path.dirname(os.path.abspath(__file__)), "link-bench.py"))
+link_bench = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(link_bench)
 
 
 def output_sections(image):
     """Name -> class of the image's allocated, file-backed sections (llvm-readelf's table)."""
-    out = subprocess.run(["llvm-readelf-22", "-SW", image], check=True, capture_output=True,
+    out = subprocess.run([link_bench.READELF, "-SW", image], check=True, capture_output=True,
                          text=True).stdout
     classes = {}
     for line in out.splitlines():
-        m = re.match(r"\s*\[\s*\d+\]\s+(\S+)\s+(\S+)\s+[0-9a-f]+\s+[0-9a-f]+\s+([0-9a-f]+)"
-                     r"\s+[0-9a-f]+\s+([A-Za-z]*)", line)
-        if not m:
-            continue
-        name, kind, flags = m.group(1), m.group(2), m.group(4)
-        if "A" not in flags or kind == "NOBITS":
-            continue
-        if name in UNWIND:
-            classes[name] = "unwind"
-        elif "X" in flags:
-            classes[name] = "code"
-        elif "W" in flags:
-            classes[name] = "data"
-        else:
-            classes[name] = "rodata"
+        m = link_bench.SECTION.match(line)
+        if m:
+            c = link_bench.section_class(m.group(1), m.group(2), m.group(4))
+            if c in link_bench.CLASSES:
+                classes[m.group(1)] = c
     return classes
 
 
@@ -94,12 +89,12 @@ def main(argv):
     for (o, _), v in grand.items():
         origins[o] += v
     total = sum(origins.values())
-    print("| origin | " + " | ".join(CLASSES) + " | image bytes | share |")
-    print("|---|" + "---|" * (len(CLASSES) + 2))
+    print("| origin | " + " | ".join(link_bench.CLASSES) + " | image bytes | share |")
+    print("|---|" + "---|" * (len(link_bench.CLASSES) + 2))
     for o, v in origins.most_common():
-        cells = " | ".join(f"{grand[(o, c)]:,}" for c in CLASSES)
+        cells = " | ".join(f"{grand[(o, c)]:,}" for c in link_bench.CLASSES)
         print(f"| {o} | {cells} | {v:,} | {100.0 * v / total:.1f} % |")
-    cells = " | ".join(f"{sum(grand[(o, c)] for o in origins):,}" for c in CLASSES)
+    cells = " | ".join(f"{sum(grand[(o, c)] for o in origins):,}" for c in link_bench.CLASSES)
     print(f"| **all** | {cells} | {total:,} | 100 % |")
 
 

@@ -50,22 +50,27 @@ def empty_sizes():
     return {"image": 0, "code": 0, "rodata": 0, "data": 0, "bss": 0, "unwind": 0, "ram": 0}
 
 
-def classify(name, typ, size, flags, acc):
-    """Adds one section to the size classes (the same classes smartcc-size reports)."""
+def section_class(name, typ, flags):
+    """The size class of one section (the same classes smartcc-size reports): one of CLASSES,
+    "bss", or None for what takes neither image bytes nor RAM."""
     if "A" not in flags:
-        return
+        return None
     if name == ".relro_padding" and typ == "NOBITS":
-        return  # lld's page padding after RELRO: not memory the program uses (SizeMeasurer.cpp)
+        return None  # lld's page padding after RELRO: not memory the program uses (SizeMeasurer.cpp)
     if typ == "NOBITS":
-        acc["bss"] += size
-    elif "X" in flags:
-        acc["code"] += size
-    elif UNWIND.match(name):
-        acc["unwind"] += size
-    elif "W" in flags:
-        acc["data"] += size
-    else:
-        acc["rodata"] += size
+        return "bss"
+    if "X" in flags:
+        return "code"
+    if UNWIND.match(name):
+        return "unwind"
+    return "data" if "W" in flags else "rodata"
+
+
+def classify(name, typ, size, flags, acc):
+    """Adds one section to the size classes."""
+    c = section_class(name, typ, flags)
+    if c:
+        acc[c] += size
 
 
 def finish(acc):
