@@ -7,10 +7,10 @@
 //   <metadata: one line of JSON>\n
 //   <weights: float32, little-endian, contiguous>
 // Metadata keys: "layers" (required): [{"kind": "linear", "in": N, "out": M, "offset": K},
-// {"kind": "relu"}, {"kind": "tanh"}, {"kind": "softmax"}, {"kind": "layernorm", "size": N, "offset": K,
-// "eps": E}]; "input_size"; optional "input_mean"/"input_std" (standardization applied before
-// the first layer); and free-form entries (action space, observation, model card) that the
-// routine carries but does not interpret. A linear layer's weights are the out x in matrix,
+// {"kind": "relu"}, {"kind": "tanh"}, {"kind": "softmax"}, {"kind": "layernorm", "size": N,
+// "offset": K, "eps": E}]; "input_size"; optional "input_mean"/"input_std" (standardization
+// applied before the first layer); and free-form entries (action space, observation, model
+// card) that the routine carries but does not interpret. A linear layer's weights are the out x in matrix,
 // row-major, then the out biases; a layernorm's are its gains then its biases.
 #pragma once
 #include "llvm/ADT/ArrayRef.h"

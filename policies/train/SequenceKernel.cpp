@@ -22,13 +22,14 @@ namespace {
 struct KernelData {
   std::vector<std::vector<float>> Z, Y;
   std::vector<double> Norm2;
+  std::vector<float> Prior;
 };
 
 KernelData kernelData(const ValueTable &Train, const Welford &Stats, double NegativeWeight) {
-  const std::vector<float> Prior = valuePrior(Train, NegativeWeight);
   KernelData D;
+  D.Prior = valuePrior(Train, NegativeWeight);
   for (const ValueTableRow &R : Train.Rows) {
-    std::vector<float> Z = Stats.standardize(R.Obs), Y = Prior;
+    std::vector<float> Z = Stats.standardize(R.Obs), Y = D.Prior;
     double N2 = 0;
     for (float V : Z)
       N2 += double(V) * V;
@@ -92,6 +93,14 @@ double medianSquaredDistance(const KernelData &D) {
   return std::max(Dist[Dist.size() / 2], 1e-6);
 }
 
+// A bandwidth multiple as printed, and as recorded in JSON (a number, "inf" for the prior).
+std::string multipleText(double Multiple) {
+  return std::isinf(Multiple) ? "inf" : formatv("{0}", Multiple).str();
+}
+json::Value multipleJSON(double Multiple) {
+  return std::isinf(Multiple) ? json::Value("inf") : json::Value(Multiple);
+}
+
 } // namespace
 
 std::vector<double> kernelBandwidthGrid() {
@@ -111,14 +120,13 @@ std::vector<std::vector<float>> kernelPredict(const ValueTable &Train, const Wel
 
 Error trainSequenceKernel(const SequenceValueOptions &O, const ValueTable &TrainIn,
                           const ValueTable &ValidationIn) {
-  if (ValidationIn.Sequences != TrainIn.Sequences)
-    return createStringError(inconvertibleErrorCode(),
-                             "the validation table measures another core set");
   if (TrainIn.Rows.size() < 2)
     return createStringError(inconvertibleErrorCode(),
                              "the kernel chooser needs at least two training rows");
   ValueTable Train = TrainIn, Validation = ValidationIn;
-  const std::string ColumnOrder = chooseColumnOrder(O, Train, Validation);
+  Expected<std::string> ColumnOrder = chooseColumnOrder(O, Train, Validation);
+  if (!ColumnOrder)
+    return ColumnOrder.takeError();
   if (std::error_code EC = sys::fs::create_directories(O.RunDir))
     return errorCodeToError(EC);
   const std::string Metrics = O.RunDir + "/metrics.jsonl";
@@ -129,7 +137,7 @@ Error trainSequenceKernel(const SequenceValueOptions &O, const ValueTable &Train
     Stats.add(R.Obs);
   const KernelData D = kernelData(Train, Stats, O.NegativeGainWeight);
   const double Median = medianSquaredDistance(D);
-  const std::vector<float> Prior = valuePrior(Train, O.NegativeGainWeight);
+  const std::vector<float> &Prior = D.Prior;
   const ChoiceFigures PriorV = scoreFixedRanking(Validation, Prior);
   outs() << format("kernel chooser on %zu training modules, median squared distance %.3g\n"
                    "prior (each sequence's mean training target): validation top-1 %.4f "
@@ -137,19 +145,21 @@ Error trainSequenceKernel(const SequenceValueOptions &O, const ValueTable &Train
                    Train.Rows.size(), Median, PriorV.Top1, PriorV.Effort1, PriorV.Top1Accuracy,
                    PriorV.Spearman);
 
+  std::vector<std::vector<float>> ValZ; // the validation rows, standardized once
+  for (const ValueTableRow &R : Validation.Rows)
+    ValZ.push_back(Stats.standardize(R.Obs));
+
   double BestScore = -1, BestMultiple = 0;
   ChoiceFigures BestV, BestT;
   for (double Multiple : kernelBandwidthGrid()) {
     const double Tau = Multiple * Median;
     std::vector<std::vector<float>> ValPred, TrainPred;
-    for (const ValueTableRow &R : Validation.Rows)
-      ValPred.push_back(predictOne(D, Stats.standardize(R.Obs), Tau));
+    for (const std::vector<float> &Z : ValZ)
+      ValPred.push_back(predictOne(D, Z, Tau));
     for (size_t I = 0; I < Train.Rows.size(); ++I)
       TrainPred.push_back(predictOne(D, D.Z[I], Tau, I));
     ChoiceFigures V = scoreChoices(Validation, ValPred), T = scoreChoices(Train, TrainPred);
-    json::Object Line{{"trainer", "value-kernel"}, {"bandwidth_multiple", Multiple}};
-    if (std::isinf(Multiple))
-      Line["bandwidth_multiple"] = "inf";
+    json::Object Line{{"trainer", "value-kernel"}, {"bandwidth_multiple", multipleJSON(Multiple)}};
     for (auto &KV : figuresJSON(V, "validation_"))
       Line[KV.first] = std::move(KV.second);
     for (auto &KV : figuresJSON(T, "train_loo_"))
@@ -158,7 +168,7 @@ Error trainSequenceKernel(const SequenceValueOptions &O, const ValueTable &Train
     outs() << format("bandwidth %6s x median  validation top-1 %.4f effort-1 %.4f (oracle %.4f, "
                      "%.0f %% of it; top-1 accuracy %.2f, Spearman %.2f)  train (leave one out) "
                      "effort-1 %.4f Spearman %.2f\n",
-                     std::isinf(Multiple) ? "inf" : formatv("{0}", Multiple).str().c_str(),
+                     multipleText(Multiple).c_str(),
                      V.Top1, V.Effort1, V.Oracle, 100.0 * V.OracleShare, V.Top1Accuracy,
                      V.Spearman, T.Effort1, T.Spearman);
     // Ties go to the wider kernel (the grid ascends): the smoother rule, nearer the prior.
@@ -171,7 +181,7 @@ Error trainSequenceKernel(const SequenceValueOptions &O, const ValueTable &Train
   }
   const double Tau = BestMultiple * Median;
   outs() << format("chosen bandwidth: %s x the median squared distance%s\n",
-                   std::isinf(BestMultiple) ? "inf" : formatv("{0}", BestMultiple).str().c_str(),
+                   multipleText(BestMultiple).c_str(),
                    std::isinf(BestMultiple) ? " (the prior)" : "");
 
   // Export: standardization, Linear(d -> N), Softmax, Linear(N -> K).
@@ -188,11 +198,10 @@ Error trainSequenceKernel(const SequenceValueOptions &O, const ValueTable &Train
     for (size_t I = 0; I < N; ++I)
       W.push_back(D.Y[I][J]);
   W.insert(W.end(), K, 0.0f);
-  json::Object Meta = valueModelMetadata(O, Train, Validation, Prior, ColumnOrder);
+  json::Object Meta = valueModelMetadata(O, Train, Validation, Prior, *ColumnOrder);
   Meta["chooser"] = json::Object{
       {"kind", "kernel"},
-      {"bandwidth_multiple", std::isinf(BestMultiple) ? json::Value("inf")
-                                                      : json::Value(BestMultiple)},
+      {"bandwidth_multiple", multipleJSON(BestMultiple)},
       {"median_squared_distance", Median}};
   Meta["validation"] = figuresJSON(BestV, "");
   Meta["validation_prior"] = figuresJSON(PriorV, "");
@@ -213,15 +222,15 @@ Error trainSequenceKernel(const SequenceValueOptions &O, const ValueTable &Train
   Expected<ExportedModel> M = ExportedModel::parse(Bytes, O.RunDir + "/model.smm");
   if (!M)
     return M.takeError();
-  for (const ValueTableRow &R : Validation.Rows) {
-    std::vector<float> A = M->forward(R.Obs),
-                       B = predictOne(D, Stats.standardize(R.Obs), Tau);
+  for (size_t R = 0; R < Validation.Rows.size(); ++R) {
+    std::vector<float> A = M->forward(Validation.Rows[R].Obs), B = predictOne(D, ValZ[R], Tau);
     for (size_t J = 0; J < K; ++J)
       if (std::fabs(A[J] - B[J]) > 1e-2f + 1e-3f * std::fabs(B[J]))
         return createStringError(inconvertibleErrorCode(),
                                  "exported kernel model differs from the fitted rule on "
                                  "module %s (sequence %zu: %g vs %g)",
-                                 R.Hash.c_str(), J, double(A[J]), double(B[J]));
+                                 Validation.Rows[R].Hash.c_str(), J, double(A[J]),
+                                 double(B[J]));
   }
   return writeFileAtomically(O.RunDir + "/model.smm", Bytes);
 }

@@ -430,8 +430,11 @@ Error pretrainEncoder(const SequenceValueOptions &O, torch::nn::Sequential &Net,
 }
 } // namespace
 
-std::string chooseColumnOrder(const SequenceValueOptions &O, ValueTable &Train,
-                              ValueTable &Validation) {
+Expected<std::string> chooseColumnOrder(const SequenceValueOptions &O, ValueTable &Train,
+                                        ValueTable &Validation) {
+  if (Validation.Sequences != Train.Sequences)
+    return createStringError(inconvertibleErrorCode(),
+                             "the validation table measures another core set");
   std::string ColumnOrder = "the table's";
   if (O.RemineOrder) {
     // The prior's effort 1 on validation decides: the greedy order mined on the training
@@ -484,11 +487,11 @@ json::Object valueModelMetadata(const SequenceValueOptions &O, const ValueTable 
 
 Error trainSequenceValue(const SequenceValueOptions &O, const ValueTable &TrainIn,
                          const ValueTable &ValidationIn) {
-  if (ValidationIn.Sequences != TrainIn.Sequences)
-    return createStringError(inconvertibleErrorCode(),
-                             "the validation table measures another core set");
   ValueTable Train = TrainIn, Validation = ValidationIn;
-  const std::string ColumnOrder = chooseColumnOrder(O, Train, Validation);
+  Expected<std::string> Order = chooseColumnOrder(O, Train, Validation);
+  if (!Order)
+    return Order.takeError();
+  const std::string ColumnOrder = *Order;
   const std::string Ckpt = O.RunDir + "/checkpoint", Metrics = O.RunDir + "/metrics.jsonl";
   if (std::error_code EC = sys::fs::create_directories(Ckpt))
     return errorCodeToError(EC);

@@ -120,10 +120,11 @@ ConfidenceCut confidenceCut(const ValueTable &T, const std::vector<std::vector<f
 double choiceScore(const ChoiceFigures &F);
 llvm::json::Object figuresJSON(const ChoiceFigures &F, llvm::StringRef Prefix);
 
-// With O.RemineOrder, permutes both tables' columns into the greedy order mined on Train when
-// the prior's validation effort 1 prefers it; returns which order the columns are in.
-std::string chooseColumnOrder(const SequenceValueOptions &O, ValueTable &Train,
-                              ValueTable &Validation);
+// Checks that both tables measure the same core set; with O.RemineOrder, permutes both tables'
+// columns into the greedy order mined on Train when the prior's validation effort 1 prefers
+// it. Returns which order the columns are in.
+llvm::Expected<std::string> chooseColumnOrder(const SequenceValueOptions &O, ValueTable &Train,
+                                              ValueTable &Validation);
 // The metadata every sequence-value model carries (SequenceAgent reads kind, space,
 // sequences, observation, negative_gain_weight; the rest is its card).
 llvm::json::Object valueModelMetadata(const SequenceValueOptions &O, const ValueTable &Train,

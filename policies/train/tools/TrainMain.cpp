@@ -486,10 +486,10 @@ int trainValue(int Argc, const char **Argv) {
   }
   recordCommand(Argc, Argv);
   outs() << "observation " << O.Observation << " (" << T->Rows[0].Obs.size() << " inputs)\n";
+  O.RunDir = RunDir;
+  O.Seed = Seed;
+  O.TargetPrefix = TargetPrefix;
   if (KernelChooser) {
-    O.RunDir = RunDir;
-    O.Seed = Seed;
-    O.TargetPrefix = TargetPrefix;
     if (Error E = trainSequenceKernel(O, *T, *V))
       return fail(toString(std::move(E)));
     outs() << "model: " << RunDir << "/model.smm\n";
@@ -497,10 +497,7 @@ int trainValue(int Argc, const char **Argv) {
   }
   outs() << "training value on " << T->Rows.size() << " modules (" << V->Rows.size()
          << " for validation), " << T->Sequences.size() << " sequences\n";
-  O.RunDir = RunDir;
   O.Epochs = Epochs;
-  O.Seed = Seed;
-  O.TargetPrefix = TargetPrefix;
   if (Error E = guardLibTorch([&] { return trainSequenceValue(O, *T, *V); }))
     return fail(toString(std::move(E)));
   if (Error R = writeTrainingReport(RunDir))
