@@ -45,8 +45,9 @@ foreach(_kind EXE SHARED MODULE)
 endforeach()
 # After the program's own libraries: libc, its semihosting I/O (which needs libc again),
 # then libgcc.
-set(CMAKE_C_STANDARD_LIBRARIES "-lc -lsemihost -lc ${SMARTCC_AARCH64_LIBGCC}" CACHE STRING "")
-set(CMAKE_CXX_STANDARD_LIBRARIES "-lc -lsemihost -lc ${SMARTCC_AARCH64_LIBGCC}" CACHE STRING "")
+set(_smartcc_libs "-lc -lsemihost -lc ${SMARTCC_AARCH64_LIBGCC}")
+set(CMAKE_C_STANDARD_LIBRARIES "${_smartcc_libs}" CACHE STRING "")
+set(CMAKE_CXX_STANDARD_LIBRARIES "${_smartcc_libs}" CACHE STRING "")
 
 # Without a board, CMake's compiler checks cannot link a program: check by compiling.
 set(CMAKE_TRY_COMPILE_TARGET_TYPE STATIC_LIBRARY)
