@@ -1,6 +1,7 @@
 #include "runtime/FunctionSizes.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Object/ObjectFile.h"
+#include "llvm/Support/Endian.h"
 
 using namespace llvm;
 
@@ -33,6 +34,107 @@ Expected<std::map<std::string, uint64_t>> functionSizes(MemoryBufferRef Object) 
   return Sizes;
 }
 
+namespace {
+
+// Function symbols by where they start: (section, offset) -> name. An .eh_frame relocation
+// names either the function's symbol or its section's symbol plus the offset.
+using FunctionStarts = std::map<std::pair<uint64_t, uint64_t>, std::string>;
+
+FunctionStarts functionStarts(const object::ObjectFile &Obj) {
+  FunctionStarts Starts;
+  for (const object::SymbolRef &Sym : Obj.symbols()) {
+    Expected<object::SymbolRef::Type> Type = Sym.getType();
+    Expected<StringRef> Name = Sym.getName();
+    Expected<object::section_iterator> Sec = Sym.getSection();
+    Expected<uint64_t> Value = Sym.getValue();
+    if (Type && Name && Sec && Value && *Type == object::SymbolRef::ST_Function &&
+        *Sec != Obj.section_end())
+      Starts.try_emplace({(*Sec)->getIndex(), *Value}, Name->str());
+    if (!Type)
+      consumeError(Type.takeError());
+    if (!Name)
+      consumeError(Name.takeError());
+    if (!Sec)
+      consumeError(Sec.takeError());
+    if (!Value)
+      consumeError(Value.takeError());
+  }
+  return Starts;
+}
+
+// The function a relocation of .eh_frame points at ("" when none).
+std::string relocatedFunction(const object::ObjectFile &Obj, const object::RelocationRef &R,
+                              const FunctionStarts &Starts) {
+  object::symbol_iterator Sym = R.getSymbol();
+  if (Sym == Obj.symbol_end())
+    return "";
+  Expected<object::section_iterator> Sec = Sym->getSection();
+  Expected<uint64_t> Value = Sym->getValue();
+  if (!Sec || !Value || *Sec == Obj.section_end()) {
+    if (!Sec)
+      consumeError(Sec.takeError());
+    if (!Value)
+      consumeError(Value.takeError());
+    return "";
+  }
+  int64_t Addend = 0;
+  if (const auto *Elf = dyn_cast<object::ELFObjectFileBase>(&Obj)) {
+    Expected<int64_t> A = object::ELFRelocationRef(R).getAddend();
+    if (A)
+      Addend = *A;
+    else
+      consumeError(A.takeError()); // REL: the addend is in place; function symbols have none
+  }
+  auto It = Starts.find({(*Sec)->getIndex(), *Value + uint64_t(Addend)});
+  return It == Starts.end() ? "" : It->second;
+}
+
+// Adds each function's unwind entry (its FDE in .eh_frame, found by the relocation of the
+// entry's initial location) to Sizes: code that saves more registers has a longer entry, and
+// unwind tables are part of the image.
+void addUnwindEntries(const object::ObjectFile &Obj, std::map<std::string, uint64_t> &Sizes) {
+  for (const object::SectionRef &Rel : Obj.sections()) {
+    Expected<object::section_iterator> Target = Rel.getRelocatedSection();
+    if (!Target) {
+      consumeError(Target.takeError());
+      continue;
+    }
+    if (*Target == Obj.section_end())
+      continue;
+    Expected<StringRef> Name = (*Target)->getName();
+    if (!Name || *Name != ".eh_frame") {
+      if (!Name)
+        consumeError(Name.takeError());
+      continue;
+    }
+    const FunctionStarts Starts = functionStarts(Obj);
+    std::map<uint64_t, std::string> At; // offset in .eh_frame -> function
+    for (const object::RelocationRef &R : Rel.relocations())
+      At[R.getOffset()] = relocatedFunction(Obj, R, Starts);
+    Expected<StringRef> Data = (*Target)->getContents();
+    if (!Data) {
+      consumeError(Data.takeError());
+      return;
+    }
+    const bool Little = Obj.isLittleEndian();
+    auto Read32 = [&](uint64_t Off) {
+      return Little ? support::endian::read32le(Data->data() + Off)
+                    : support::endian::read32be(Data->data() + Off);
+    };
+    for (uint64_t Off = 0; Off + 8 <= Data->size();) {
+      uint32_t Length = Read32(Off);
+      if (Length == 0 || Length == 0xffffffffu || Off + 4 + Length > Data->size())
+        break;
+      if (Read32(Off + 4) != 0) // an FDE (a CIE has id 0)
+        if (auto It = At.find(Off + 8); It != At.end() && !It->second.empty())
+          Sizes[It->second] += 4 + Length;
+      Off += 4 + uint64_t(Length);
+    }
+  }
+}
+
+} // namespace
+
 Expected<std::map<std::string, uint64_t>> functionSectionSizes(MemoryBufferRef Object) {
   Expected<std::unique_ptr<object::ObjectFile>> Obj =
       object::ObjectFile::createObjectFile(Object);
@@ -49,6 +151,19 @@ Expected<std::map<std::string, uint64_t>> functionSectionSizes(MemoryBufferRef O
       if (Name->starts_with(Prefix))
         Sizes[Name->drop_front(Prefix.size()).str()] += Sec.getSize();
   }
+  addUnwindEntries(**Obj, Sizes);
+  return Sizes;
+}
+
+Expected<std::map<std::string, uint64_t>> functionImageBytes(MemoryBufferRef Object) {
+  Expected<std::map<std::string, uint64_t>> Sizes = functionSizes(Object);
+  if (!Sizes)
+    return Sizes.takeError();
+  Expected<std::unique_ptr<object::ObjectFile>> Obj =
+      object::ObjectFile::createObjectFile(Object);
+  if (!Obj)
+    return Obj.takeError();
+  addUnwindEntries(**Obj, *Sizes);
   return Sizes;
 }
 

@@ -12,8 +12,12 @@ namespace smartcc {
 llvm::Expected<std::map<std::string, uint64_t>> functionSizes(llvm::MemoryBufferRef Object);
 
 // For an object compiled with function sections: each function's .text.F plus .rodata.F (its
-// jump tables), which symbol sizes alone do not show.
+// jump tables) plus its unwind entry in .eh_frame, which symbol sizes alone do not show.
 llvm::Expected<std::map<std::string, uint64_t>>
 functionSectionSizes(llvm::MemoryBufferRef Object);
+
+// For any object (function sections or not): each function's symbol size plus its unwind
+// entry in .eh_frame. Jump tables and constants in shared sections are not attributed.
+llvm::Expected<std::map<std::string, uint64_t>> functionImageBytes(llvm::MemoryBufferRef Object);
 
 } // namespace smartcc

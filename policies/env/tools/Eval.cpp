@@ -9,6 +9,7 @@
 //                [--method policy:MODEL]
 //                [--method gcc-os]
 //                [--method coreset:FILE[:K]] [--method perfunc:OPTIONS]
+//                [--method funcmix[:MODEL]@EFFORT]
 //                [--method inliner[:MODEL]]
 //                [--method regalloc[:MODEL][,growth=PERCENT]] [--regalloc-level O2]
 //                [--space autophase+macro+options] [--objective bytes|ir]
@@ -35,6 +36,10 @@
 #include "runtime/JSONLines.h"
 #include "runtime/OptionActions.h"
 #include "runtime/PerFunctionChoice.h"
+#include "runtime/FunctionMix.h"
+#include "runtime/FunctionSizes.h"
+#include "runtime/ClangBackend.h"
+#include "clang/Frontend/CompilerInstance.h"
 #include "runtime/PolicyRollout.h"
 #include "runtime/RegAllocCost.h"
 #include "runtime/RegAllocPortfolio.h"
@@ -510,6 +515,123 @@ Expected<EvalRow> evalAgent(const CorpusModule &C, const Config &Cfg, StringRef 
   return R;
 }
 
+// "funcmix[:MODEL]@EFFORT": the agent's candidates at EFFORT and clang's own pipeline, each
+// compiled and measured, then each non-local function's body taken from the version where it
+// came out smallest (runtime/FunctionMix.h) and the mix compiled once more; the smaller of
+// the best version and the mix, before the -Oz fallback like agent@E. Versions are measured
+// twice (with function sections, to tell functions apart, and as clang compiles them).
+Expected<EvalRow> evalFunctionMix(const CorpusModule &C, StringRef Arg, const EvalRow &Base) {
+  EvalRow R = Base;
+  auto [ModelPath, Items] = splitModelAt(Arg);
+  unsigned Effort = 1;
+  if (Items.size() != 1 || Items[0].getAsInteger(10, Effort) || Effort > 2)
+    return createStringError(inconvertibleErrorCode(), "funcmix: expected [MODEL]@EFFORT");
+  Expected<SequenceAgent> Agent = modelFor<SequenceAgent>(ModelPath, C.Target, "model");
+  if (!Agent)
+    return Agent.takeError();
+  Expected<ActionSpace> Space = loadActionSpaces(Agent->spaceName());
+  if (!Space)
+    return Space.takeError();
+  Expected<Loaded> L = load(C);
+  if (!L)
+    return L.takeError();
+  clang::CompilerInstance &CI = L->CG->instance();
+  auto Start = std::chrono::steady_clock::now();
+  std::vector<SequenceProposal> Chosen = proposalsForEffort(Agent->rank(*L->M), Effort);
+  erase_if(Chosen, [](const SequenceProposal &P) {
+    return P.Actions.size() == 1 && P.Actions[0] == WholeClangPipelineAction;
+  });
+  struct Version {
+    std::string Name;
+    std::unique_ptr<Module> M;        // optimized, before codegen
+    std::vector<std::string> Args;    // its codegen options
+    uint64_t Bytes = 0;
+    std::map<std::string, uint64_t> Functions;
+  };
+  // Code generation of a copy of M under Args; with Sections, each function in its own
+  // section (its jump tables beside it) and the per-function bytes returned.
+  auto Measure = [&](const Module &M, const std::vector<std::string> &Args, bool Sections,
+                     std::map<std::string, uint64_t> *Functions) -> Expected<uint64_t> {
+    ScopedLLVMOptions Options(Args);
+    std::unique_ptr<Module> Copy = CloneModule(M);
+    SmallVector<char, 0> Obj;
+    bool Was = CI.getCodeGenOpts().FunctionSections;
+    CI.getCodeGenOpts().FunctionSections = Was || Sections;
+    bool Ok = emitWithClangBackend(CI, *Copy, EmitKind::Object, Obj);
+    CI.getCodeGenOpts().FunctionSections = Was;
+    if (!Ok)
+      return createStringError(inconvertibleErrorCode(), "backend error");
+    MemoryBufferRef Ref(StringRef(Obj.data(), Obj.size()), "object");
+    Expected<ObjectSize> Size = measureObject(Ref);
+    if (!Size)
+      return Size.takeError();
+    if (Functions) {
+      Expected<std::map<std::string, uint64_t>> F = functionSectionSizes(Ref);
+      if (!F)
+        return F.takeError();
+      *Functions = std::move(*F);
+    }
+    return Size->linkedImageBytes();
+  };
+  std::vector<Version> Versions;
+  {
+    Version V;
+    V.Name = "clang";
+    V.M = CloneModule(*L->M);
+    if (Error E = L->CG->optimize(*V.M, CandidateSpec{}))
+      return std::move(E);
+    Versions.push_back(std::move(V));
+  }
+  for (const SequenceProposal &P : Chosen) {
+    Version V;
+    V.Name = P.Text;
+    V.M = CloneModule(*L->M);
+    for (const std::string &A : P.Actions)
+      if (int I = Space->indexOf(A); I >= 0)
+        append_range(V.Args, Space->Actions[size_t(I)].LLVMArgs);
+    Error E = playSequence(*V.M, Agent->spaceName(), P.Actions, CI, nullptr);
+    resetLLVMOptionsNamedIn(V.Args);
+    if (E)
+      return std::move(E);
+    Versions.push_back(std::move(V));
+  }
+  unsigned Best = 0;
+  std::vector<MixVersion> Mix;
+  for (unsigned I = 0; I < Versions.size(); ++I) {
+    Version &V = Versions[I];
+    Expected<uint64_t> Bytes = Measure(*V.M, V.Args, false, nullptr);
+    if (!Bytes)
+      return Bytes.takeError();
+    V.Bytes = *Bytes;
+    if (Expected<uint64_t> S = Measure(*V.M, V.Args, true, &V.Functions); !S)
+      return S.takeError();
+    if (V.Bytes < Versions[Best].Bytes)
+      Best = I;
+    Mix.push_back(MixVersion{V.M.get(), V.Functions, join(V.Args, " ")});
+  }
+  FunctionMixPlan Plan = planFunctionMix(Mix, Best);
+  R.Bytes = Versions[Best].Bytes;
+  R.IR = countIRInstructions(*Versions[Best].M);
+  R.Sequence = Versions[Best].Name;
+  if (!Plan.Take.empty()) {
+    Expected<std::unique_ptr<Module>> Mixed = buildFunctionMix(Mix, Plan);
+    if (!Mixed)
+      return Mixed.takeError();
+    Expected<uint64_t> Bytes = Measure(**Mixed, Versions[Best].Args, false, nullptr);
+    if (!Bytes)
+      return Bytes.takeError();
+    R.Sequence += formatv(" | mix: {0} of {1} functions moved, estimated -{2}, measured {3} "
+                          "against {4}",
+                          Plan.Take.size(), Plan.Considered, Plan.EstimatedSaving, *Bytes,
+                          Versions[Best].Bytes)
+                      .str();
+    if (*Bytes < R.Bytes)
+      R.Bytes = *Bytes, R.IR = countIRInstructions(**Mixed);
+  }
+  R.Seconds = since(Start);
+  return R;
+}
+
 // Effort 2's guided search (Search.h): "guided@EVALS[,k=K][,first=N][,order=mined][,next=start]"
 // or "guided:MODEL@...". The model proposes continuations of the best state so far, K a round,
 // until EVALS sequences are compiled; round 0 is effort 1's proposals then the rest best
@@ -854,6 +976,12 @@ Expected<MethodSpec> parseMethod(StringRef M) {
       return A.takeError();
     return MethodSpec{"agent", *Arg};
   }
+  if (M.starts_with("funcmix")) {
+    std::optional<StringRef> Arg = ModelAtArg("funcmix");
+    if (!Arg)
+      return Bad("funcmix[:MODEL]@EFFORT");
+    return MethodSpec{"funcmix", *Arg};
+  }
   if (M.starts_with("guided")) {
     std::optional<StringRef> Arg = ModelAtArg("guided");
     if (!Arg)
@@ -879,7 +1007,8 @@ Expected<MethodSpec> parseMethod(StringRef M) {
     return MethodSpec{Kind, Arg};
   }
   return Bad("oz, os, o0, gcc-os, candidate:NAME, coreset:FILE[:K], agent[:MODEL]@EFFORT, "
-             "guided[:MODEL]@EVALS, policy:MODEL, perfunc:OPTIONS, inliner[:MODEL], "
+             "guided[:MODEL]@EVALS, funcmix[:MODEL]@EFFORT, policy:MODEL, perfunc:OPTIONS, "
+             "inliner[:MODEL], "
              "regalloc[:MODEL][,growth=PERCENT], "
              "random:TRIALSxLENGTH or greedy:STEPS[,evals=N]");
 }
@@ -917,6 +1046,8 @@ Expected<EvalRow> evalMethod(const CorpusModule &C, const Config &Cfg, const Met
     return evalPolicy(C, M.Arg, Base);
   if (M.Kind == "perfunc")
     return evalPerFunction(C, M.Arg, Base);
+  if (M.Kind == "funcmix")
+    return evalFunctionMix(C, M.Arg, Base);
   return evalSearch(C, M.Kind, M.Arg, Base); // random, greedy
 }
 
@@ -1042,7 +1173,7 @@ int main(int Argc, const char **Argv) {
       "files\n\n"
       "  Methods: oz, os, o0, gcc-os, candidate:NAME, coreset:FILE[:K], random:TRIALSxLENGTH,\n"
       "  greedy:STEPS[,evals=N], agent[:MODEL]@EFFORT[,budget=N[,time=PERCENT]][,inliner[=MODEL]],\n"
-      "  guided[:MODEL]@EVALS[,k=K][,first=N][,order=mined][,next=start],\n"
+      "  guided[:MODEL]@EVALS[,k=K][,first=N][,order=mined][,next=start], funcmix[:MODEL]@EFFORT,\n"
       "  policy:MODEL, perfunc:OPTIONS, inliner[:MODEL], regalloc[:MODEL][,growth=PERCENT].\n"
       "  Rows go to OUT/rows/ (resumable), reports to OUT/report.md and OUT/report.html.\n");
   for (const auto &[Name, Value] : {std::pair{"--corpus", &CorpusDir}, {"--out", &OutDir}})
