@@ -30,6 +30,7 @@ const char *outcomeName(Outcome O) {
   case Outcome::VerifierFailed: return "verifier";
   case Outcome::Growth: return "growth";
   case Outcome::CodegenFailed: return "codegen_error";
+  case Outcome::Unchanged: return "unchanged";
   }
   return "unknown";
 }
@@ -245,6 +246,11 @@ Expected<std::string> CandidatePool::objectBytes(size_t I) const {
 
 Expected<std::string> CandidatePool::assemblyBytes(size_t I) const {
   return readFd(OutputFds[I], Results[I].ObjectBytes, Results[I].AsmBytes);
+}
+
+Expected<std::string> CandidatePool::bitcodeBytes(size_t I) const {
+  return readFd(OutputFds[I], Results[I].ObjectBytes + Results[I].AsmBytes,
+                Results[I].BitcodeBytes);
 }
 
 CandidatePool::~CandidatePool() {

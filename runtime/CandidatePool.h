@@ -43,6 +43,8 @@ public:
   const CandidateResult &result(size_t I) const { return Results[I]; }
   llvm::Expected<std::string> objectBytes(size_t I) const;
   llvm::Expected<std::string> assemblyBytes(size_t I) const;
+  // The optimized module before code generation (with CandidateContext::EmitBitcode).
+  llvm::Expected<std::string> bitcodeBytes(size_t I) const;
 
 private:
   CandidatePool() = default;

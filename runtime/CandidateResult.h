@@ -17,6 +17,7 @@ enum class Outcome : uint8_t {
   VerifierFailed,// the optimized module is not valid IR
   Growth,        // the module grew past max_growth
   CodegenFailed, // the backend reported an error
+  Unchanged,     // it would have been another candidate's output again (nothing to mix)
 };
 const char *outcomeName(Outcome O); // "ok", "crash", "timeout", ... (also used as stats reasons)
 
@@ -28,6 +29,7 @@ struct CandidateResult {
   ObjectSize Object;         // measured object
   uint64_t ObjectBytes = 0;  // length of the object at offset 0 of the candidate's memfd
   uint64_t AsmBytes = 0;     // length of the assembly that follows it (only for -S)
+  uint64_t BitcodeBytes = 0; // length of the optimized module's bitcode after that (EmitBitcode)
   double Millis = 0;         // wall time in the candidate process
   double RegAllocCost = 0;   // frequency-weighted spills, reloads, copies (RegAllocCost.h)
   unsigned RegAllocRanges = 0, RegAllocChanged = 0; // with a register-allocation policy

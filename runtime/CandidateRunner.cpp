@@ -1,6 +1,7 @@
 #include "runtime/CandidateRunner.h"
 #include "runtime/ClangBackend.h"
 #include "runtime/FileDescriptorIO.h"
+#include "runtime/FunctionMixCandidate.h"
 #include "policies/SequenceAgent.h"
 #include "runtime/OptionActions.h"
 #include "runtime/PipelineBuilder.h"
@@ -11,6 +12,7 @@
 #include "policies/model/ExportedModel.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/DiagnosticHandler.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/DiagnosticPrinter.h"
@@ -51,7 +53,7 @@ uint64_t countIRInstructions(const Module &M) {
   return N;
 }
 
-void runCandidate(Module &M, const CandidateSpec &Spec, const CandidateContext &Ctx,
+void runCandidate(Module &Frontend, const CandidateSpec &Spec, const CandidateContext &Ctx,
                   CandidateResult &R, int OutFd) {
   auto Start = std::chrono::steady_clock::now();
   auto Finish = [&](Outcome O, StringRef Message) {
@@ -63,12 +65,25 @@ void runCandidate(Module &M, const CandidateSpec &Spec, const CandidateContext &
   clang::CompilerInstance &CI = *Ctx.CI;
   auto Handler = std::make_unique<RecordingDiagnosticHandler>();
   RecordingDiagnosticHandler *Diags = Handler.get();
-  M.getContext().setDiagnosticHandler(std::move(Handler));
+  Frontend.getContext().setDiagnosticHandler(std::move(Handler));
 
   // Candidate LLVM options go on top of the user's -mllvm options (this is the candidate's
   // own process: global option state is fine).
   if (Error E = applyLLVMOptions(CI.getFrontendOpts().LLVMArgs, Spec.LLVMArgs, ""))
     return Finish(Outcome::BadPipeline, toString(std::move(E)));
+  // The function mix is built here from the measured versions, not optimized from Frontend.
+  std::unique_ptr<Module> Mixed;
+  std::string Note;
+  if (Spec.Mix) {
+    Expected<std::unique_ptr<Module>> Built =
+        buildMixCandidate(*Spec.Mix, Frontend.getContext(), CI, Note);
+    if (!Built)
+      return Finish(Outcome::BadPipeline, "function mix: " + toString(Built.takeError()));
+    if (!*Built)
+      return Finish(Outcome::Unchanged, "no function is smaller in another version");
+    Mixed = std::move(*Built);
+  }
+  Module &M = Mixed ? *Mixed : Frontend;
   addFunctionAttributes(M, Spec.FunctionAttrs);
 
   R.IRBefore = countIRInstructions(M);
@@ -101,6 +116,12 @@ void runCandidate(Module &M, const CandidateSpec &Spec, const CandidateContext &
   if (R.IRAfter > Bound)
     return Finish(Outcome::Growth, "IR grew from " + std::to_string(R.IRBefore) + " to " +
                                        std::to_string(R.IRAfter) + " instructions");
+  // The module as optimized, for the function mix (codegen rewrites it below).
+  SmallString<0> Bitcode;
+  if (Ctx.EmitBitcode) {
+    raw_svector_ostream BOS(Bitcode);
+    WriteBitcodeToFile(M, BOS);
+  }
 
   // Codegen rewrites the IR it runs on, so the assembly (if any) comes from a copy.
   std::unique_ptr<Module> ForAsm = Ctx.EmitAssembly ? CloneModule(M) : nullptr;
@@ -154,12 +175,14 @@ void runCandidate(Module &M, const CandidateSpec &Spec, const CandidateContext &
   if (!Size)
     return Finish(Outcome::CodegenFailed, toString(Size.takeError()));
   if (!writeAll(OutFd, Object.data(), Object.size()) ||
-      !writeAll(OutFd, Assembly.data(), Assembly.size()))
+      !writeAll(OutFd, Assembly.data(), Assembly.size()) ||
+      !writeAll(OutFd, Bitcode.data(), Bitcode.size()))
     return Finish(Outcome::CodegenFailed, "cannot hand the object back");
   R.Object = *Size;
   R.ObjectBytes = Object.size();
   R.AsmBytes = Assembly.size();
-  Finish(Outcome::Ok, "");
+  R.BitcodeBytes = Bitcode.size();
+  Finish(Outcome::Ok, Note); // what the mix moved, for explain
 }
 
 } // namespace smartcc

@@ -22,13 +22,14 @@ struct CandidateContext {
   clang::CompilerInstance *CI = nullptr;
   bool EmitAssembly = false;  // the user asked for -S: produce assembly to ship as well
   double MaxGrowth = 8.0;     // discard when IR instructions grow past this factor
+  bool EmitBitcode = false;   // hand back the optimized module too (the function mix reads it)
 };
 
 // Counts IR instructions of the module (the unit of the IR metric and the growth guard).
 uint64_t countIRInstructions(const llvm::Module &M);
 
-// Runs in a forked candidate process. Writes the object, then the assembly if requested, to
-// OutFd and fills R.
+// Runs in a forked candidate process. Writes the object, then the assembly if requested, then
+// the optimized module's bitcode if requested, to OutFd and fills R.
 void runCandidate(llvm::Module &M, const CandidateSpec &Spec, const CandidateContext &Ctx,
                   CandidateResult &R, int OutFd);
 

@@ -11,6 +11,7 @@
 namespace smartcc {
 
 class InlinePolicy;
+struct FunctionMixInput;
 class RegAllocPolicy;
 class SequenceAgent;
 
@@ -62,6 +63,10 @@ struct CandidateSpec {
   // Stands for clang's own output where that output cannot be measured in the needed unit
   // (-S, the IR metric, the register-allocation cost): it is the baseline, not a contender.
   bool Replica = false;
+  // The function-mix candidate (runtime/FunctionMixCandidate.h): its module is built in its
+  // process from these measured versions instead of being optimized; LLVMArgs are the base
+  // version's code-generation options.
+  std::shared_ptr<const FunctionMixInput> Mix;
   // Overrides of clang's pipeline tuning options for the "default" stage.
   std::optional<bool> MergeFunctions;
   std::optional<bool> LoopUnrolling;

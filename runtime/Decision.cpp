@@ -144,7 +144,8 @@ void printExplain(const TUDecision &D, raw_ostream &OS) {
       Outcome = C.Rejected                   ? ruleInWords(C)
                 : C.Value < D.BaselineValue ? "smaller, not best"
                                             : "not smaller";
-    if (C.Result.Result != Outcome::Ok && C.Result.Message[0])
+    // Why it failed, or for a measured one what it did (the function mix: what moved).
+    if (C.Result.Message[0])
       Outcome += std::string(": ") + C.Result.Message;
     if (C.Result.Result == Outcome::Ok)
       printRow(OS, Width, C.Name, std::to_string(C.Value), relative(C.Value, D.BaselineValue),
@@ -195,6 +196,8 @@ void printExplain(const TUDecision &D, raw_ostream &OS) {
   }
   if (!D.BudgetNote.empty())
     OS << "  budget: " << D.BudgetNote << "\n";
+  if (!D.MixNote.empty())
+    OS << "  function mix: " << D.MixNote << "\n";
   if (D.LargeLink)
     OS << format("  large link: %.0f KiB of bitcode; the replaying candidates first\n",
                  D.InputBitcodeBytes / 1024.0);

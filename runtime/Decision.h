@@ -80,6 +80,7 @@ struct TUDecision {
   unsigned AgentModules = 0;
   unsigned Effort = 1;
   std::string BudgetNote;    // candidates the candidate budget left out, and why
+  std::string MixNote;       // why the function mix compiled nothing (explain only)
   // Links: the one optimization of the program that after_lto_pipeline candidates replay:
   // "" (none prepared), "ok", "failed", "timeout" or "not_run"; its wall time; why not ok.
   std::string ReplayOutcome;

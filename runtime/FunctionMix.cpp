@@ -282,6 +282,10 @@ FunctionMixPlan planFunctionMix(ArrayRef<MixVersion> Versions, unsigned Base) {
         const Function *VF = Versions[I].M->getFunction(Name);
         if (It == Roots[I].end() || !VF || VF->getFunctionType() != F->getFunctionType())
           continue;
+        if (!(Versions[I].JumpTablesCounted && Versions[Base].JumpTablesCounted) &&
+            VF->getFnAttribute("no-jump-tables").getValueAsBool() !=
+                F->getFnAttribute("no-jump-tables").getValueAsBool())
+          continue;
         double Added = It->second.Own;
         for (const GlobalValue *GV : It->second.Closure)
           if (GlobalVariable *Merged = sharedConstant(*GV, Shared))

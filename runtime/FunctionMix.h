@@ -38,6 +38,10 @@ struct MixVersion {
   // options and a function's bytes under other ones do not carry over (the outliner moves code
   // out of the functions it measures).
   std::string Codegen;
+  // Whether FunctionBytes include each function's jump tables (objects with function
+  // sections: .rodata.F). Without, a function only moves between versions that agree on
+  // jump tables (its no-jump-tables attribute), or the tables' bytes would go unseen.
+  bool JumpTablesCounted = false;
 };
 
 struct FunctionMixPlan {

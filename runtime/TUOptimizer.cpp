@@ -2,6 +2,7 @@
 #include "runtime/AgentCandidates.h"
 #include "runtime/CandidateBudget.h"
 #include "runtime/CandidateRunner.h"
+#include "runtime/FunctionMixCandidate.h"
 #include "runtime/InlinerCandidates.h"
 #include "policies/inliner/InlinePolicy.h"
 #include "policies/regalloc/RegAllocPolicy.h"
@@ -11,6 +12,8 @@
 #include "runtime/Stats.h"
 #include "runtime/UndefinedSymbols.h"
 #include "clang/Frontend/CompilerInstance.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/ADT/STLExtras.h"
@@ -79,6 +82,11 @@ bool TUOptimizer::guidedSearchApplies() const {
          Cfg.SizeMetric != Metric::IRInstructions;
 }
 
+bool TUOptimizer::functionMixApplies() const {
+  return Cfg.FunctionMix && !SpeedLevel && !EmitAssembly &&
+         Cfg.SizeMetric != Metric::IRInstructions;
+}
+
 bool TUOptimizer::verbose() const { return CI.getHeaderSearchOpts().Verbose; }
 
 void TUOptimizer::attach() {
@@ -98,6 +106,12 @@ void TUOptimizer::attach() {
 void TUOptimizer::onOptimizerLast(Module &M) {
   if (Guided)
     Guided->snapshotAfterClang(M);
+  // clang's own version of the module for the function mix (only when candidates run, so
+  // that there is something to mix it with).
+  if (functionMixApplies() && (Pool || !LateSpecs.empty()) && ClangBitcode.empty()) {
+    raw_string_ostream OS(ClangBitcode);
+    WriteBitcodeToFile(M, OS);
+  }
   if (LateSpecs.empty() || LatePool || LaunchError.size())
     return;
   LatePool = launch(M, std::move(LateSpecs));
@@ -109,6 +123,7 @@ std::unique_ptr<CandidatePool> TUOptimizer::launch(Module &M, std::vector<Candid
   Ctx.CI = &CI;
   Ctx.EmitAssembly = EmitAssembly;
   Ctx.MaxGrowth = Cfg.MaxGrowth;
+  Ctx.EmitBitcode = functionMixApplies();
   Expected<std::unique_ptr<CandidatePool>> P =
       CandidatePool::launch(M, std::move(Specs), Ctx, Cfg.effectiveJobs(), Cfg.TimeoutMs);
   if (P)
@@ -126,6 +141,7 @@ std::vector<CandidateSpec> TUOptimizer::sizeCandidates(Module &M, StringRef Trip
   const double Allowance = Budgeted
                                ? budgetAllowance(Cfg.CandidateBudget, Cfg.CandidateTime, IR)
                                : std::numeric_limits<double>::infinity();
+  LargeTU = Budgeted && IR > Cfg.CandidateBudget;
   std::vector<CandidateSpec> Specs;
   if (Allowance < LateCost) {
     // Nothing would run: the agent is not asked either (its features walk the whole module).
@@ -286,6 +302,7 @@ void TUOptimizer::finish(bool CompileSucceeded) {
     LatePool->wait();
   if (Guided)
     runGuidedSearch(M, D);
+  runFunctionMix(M, D);
   if (!Pool && !LatePool && !LaunchError.empty())
     D.Note = "candidates not started: " + LaunchError;
   else if (!Started)
@@ -306,6 +323,10 @@ void TUOptimizer::finish(bool CompileSucceeded) {
       ReplicaOrigin = {&P, I};
       return;
     }
+    if (R.Result == Outcome::Unchanged) { // not a candidate after all: nothing was compiled
+      D.MixNote = R.Message;
+      return;
+    }
     CandidateReport C{Spec.Name, R, ValueOf(R)};
     if (Spec.PredictedPercent) {
       C.Sequence = Spec.Description;
@@ -322,6 +343,8 @@ void TUOptimizer::finish(bool CompileSucceeded) {
   for (std::unique_ptr<CandidatePool> &P : GuidedPools)
     for (size_t I = 0; I < P->size(); ++I)
       Report(*P, I);
+  for (size_t I = 0; MixPool && I < MixPool->size(); ++I)
+    Report(*MixPool, I);
   if (Replica) {
     const CandidateResult &R = *Replica;
     if (R.Result == Outcome::Ok) {
@@ -427,6 +450,65 @@ void TUOptimizer::runGuidedSearch(Metric M, TUDecision &D) {
     D.AgentNote += (D.AgentNote.empty() ? "" : "; ") + Guided->note();
 }
 
+void TUOptimizer::runFunctionMix(Metric M, TUDecision &D) {
+  // A TU over the candidate budget gets no extra code generation.
+  if (!functionMixApplies() || ClangBitcode.empty() || LargeTU)
+    return;
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Clang = MemoryBuffer::getFile(D.Output);
+  if (!Clang)
+    return;
+  Expected<ObjectSize> ClangSize = measureObject((*Clang)->getMemBufferRef());
+  if (!ClangSize) {
+    consumeError(ClangSize.takeError());
+    return;
+  }
+  auto In = std::make_shared<FunctionMixInput>();
+  In->Versions.push_back(MixSource{"clang -" + Level, std::move(ClangBitcode),
+                                   (*Clang)->getBuffer().str(), "", true});
+  ClangBitcode.clear();
+  std::vector<uint64_t> Values{metricValue(*ClangSize, 0, M)};
+  std::vector<const CandidateSpec *> Specs{nullptr};
+  std::vector<CandidatePool *> Pools{Pool.get(), LatePool.get()};
+  for (std::unique_ptr<CandidatePool> &P : GuidedPools)
+    Pools.push_back(P.get());
+  for (CandidatePool *P : Pools)
+    for (size_t I = 0; P && I < P->size(); ++I) {
+      const CandidateResult &R = P->result(I);
+      const CandidateSpec &S = P->spec(I);
+      if (R.Result != Outcome::Ok || !R.BitcodeBytes || S.Replica || S.RegAlloc)
+        continue;
+      Expected<std::string> Bitcode = P->bitcodeBytes(I);
+      Expected<std::string> Object = P->objectBytes(I);
+      if (!Bitcode || !Object) {
+        consumeError(Bitcode.takeError());
+        consumeError(Object.takeError());
+        continue;
+      }
+      In->Versions.push_back(
+          MixSource{S.Name, std::move(*Bitcode), std::move(*Object), codegenKey(S), false});
+      Values.push_back(metricValue(R.Object, R.IRAfter, M));
+      Specs.push_back(&S);
+    }
+  In->Base = unsigned(std::min_element(Values.begin(), Values.end()) - Values.begin());
+  const std::string &Key = In->Versions[In->Base].Codegen;
+  if (count_if(In->Versions, [&](const MixSource &V) { return V.Codegen == Key; }) < 2)
+    return; // no other version compiles like the best one
+  CandidateSpec Mix;
+  Mix.Name = "function-mix";
+  Mix.Description = "each function from the version where it is smallest";
+  Mix.Pipeline.clear();
+  if (const CandidateSpec *BaseSpec = Specs[In->Base])
+    Mix.LLVMArgs = codegenArgs(*BaseSpec);
+  Mix.Mix = std::move(In);
+  // The candidates' processes forked from the frontend's module; this one builds its module
+  // from the versions' bitcode, so an empty module is all it inherits.
+  LLVMContext Ctx;
+  Module Empty("function-mix", Ctx);
+  MixPool = launch(Empty, {std::move(Mix)});
+  if (MixPool)
+    MixPool->wait();
+}
+
 void TUOptimizer::saveCandidates() {
   if (std::error_code EC = sys::fs::create_directories(Cfg.SaveCandidatesDir)) {
     warnSideOutput("saved candidates to", Cfg.SaveCandidatesDir, errorCodeToError(EC));
@@ -436,6 +518,7 @@ void TUOptimizer::saveCandidates() {
   std::vector<CandidatePool *> Pools{Pool.get(), LatePool.get()};
   for (std::unique_ptr<CandidatePool> &P : GuidedPools)
     Pools.push_back(P.get());
+  Pools.push_back(MixPool.get());
   for (CandidatePool *P : Pools)
     for (size_t I = 0; P && I < P->size(); ++I) {
       if (P->result(I).Result != Outcome::Ok)

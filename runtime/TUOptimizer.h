@@ -41,11 +41,15 @@ private:
   void report(struct TUDecision &D);
   void saveCandidates();
   void runGuidedSearch(Metric M, struct TUDecision &D);
+  // The function mix (runtime/FunctionMixCandidate.h), after every other candidate.
+  void runFunctionMix(Metric M, struct TUDecision &D);
   void harvest(llvm::Module &M);
   const char *harvestCounter() const; // the stats counter this TU's harvest adds to
   bool verbose() const;
   // Effort 2 with guided_candidates, deciding on clang's object (not -S, not the IR metric).
   bool guidedSearchApplies() const;
+  // `function_mix` at a size level, deciding on clang's object (not -S, not the IR metric).
+  bool functionMixApplies() const;
 
   clang::CompilerInstance &CI;
   const Config &Cfg;
@@ -62,7 +66,10 @@ private:
   AgentChoice Agent;
   std::unique_ptr<GuidedSearch> Guided; // effort 2: rounds after the core set (GuidedSearch.h)
   std::vector<std::unique_ptr<CandidatePool>> GuidedPools;
+  std::string ClangBitcode;                // clang's module at its optimizer's end, for the mix
+  std::unique_ptr<CandidatePool> MixPool;  // the function-mix candidate
   std::string BudgetNote; // what the candidate budget left out
+  bool LargeTU = false;   // more IR instructions than the candidate budget
   InlinerChoice Inliner;
   bool SpeedLevel = false; // -O1..-O3: taken over for register allocation only
   RegAllocChoice RegAlloc;

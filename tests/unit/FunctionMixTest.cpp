@@ -169,6 +169,18 @@ TEST_F(FunctionMixTest, VersionsWithOtherCodegenOptionsAreNotDonors) {
   EXPECT_TRUE(planFunctionMix(V, 0).Take.empty());
 }
 
+TEST_F(FunctionMixTest, JumpTableChoicesOnlyMoveWhenTheirTablesWereCounted) {
+  std::unique_ptr<Module> Base = parse(BaseIR), Donor = parse(DonorIR);
+  ASSERT_TRUE(Base && Donor);
+  Donor->getFunction("f")->addFnAttr("no-jump-tables", "true");
+  std::vector<MixVersion> V{{Base.get(), {{"f", 100}, {"helper", 50}, {"g", 10}}, ""},
+                            {Donor.get(), {{"f", 20}, {"helper.small", 10}, {"g", 30}}, ""}};
+  // Symbol sizes alone: Base's f may keep a jump table in .rodata that its bytes do not show.
+  EXPECT_TRUE(planFunctionMix(V, 0).Take.empty());
+  V[0].JumpTablesCounted = V[1].JumpTablesCounted = true; // .rodata.F counted
+  EXPECT_EQ(planFunctionMix(V, 0).Take.count("f"), 1u);
+}
+
 // functionSectionSizes on real objects: each function's bytes are its section plus its unwind
 // entry, and the entries are all of .eh_frame but its CIE.
 class FunctionSectionSizesTest : public ::testing::TestWithParam<const char *> {};

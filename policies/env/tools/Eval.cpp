@@ -607,7 +607,7 @@ Expected<EvalRow> evalFunctionMix(const CorpusModule &C, StringRef Arg, const Ev
       return S.takeError();
     if (V.Bytes < Versions[Best].Bytes)
       Best = I;
-    Mix.push_back(MixVersion{V.M.get(), V.Functions, join(V.Args, " ")});
+    Mix.push_back(MixVersion{V.M.get(), V.Functions, join(V.Args, " "), true});
   }
   FunctionMixPlan Plan = planFunctionMix(Mix, Best);
   R.Bytes = Versions[Best].Bytes;

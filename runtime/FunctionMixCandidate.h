@@ -1,0 +1,48 @@
+// The compiler's function-mix candidate (runtime/FunctionMix.h): once clang's own output and
+// the candidates are measured, one more candidate takes each non-local function from the
+// version where its bytes (code and unwind entry, read off the version's real object) are
+// fewest, and is compiled and judged like any other. The versions travel to its process as
+// the bitcode each candidate wrote before its code generation (CandidateContext::EmitBitcode)
+// and clang's module as it left the optimizer.
+#pragma once
+#include "runtime/CandidateSpec.h"
+#include "llvm/Support/Error.h"
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace clang {
+class CompilerInstance;
+}
+namespace llvm {
+class LLVMContext;
+class Module;
+}
+
+namespace smartcc {
+
+struct MixSource {
+  std::string Name;
+  std::string Bitcode;     // the optimized module, before code generation
+  std::string Object;      // the object it became (the per-function bytes)
+  std::string Codegen;     // codegenKey of its candidate
+  bool ClangTail = false;  // clang's module at its optimizer's end: ClangPipelineTail follows
+};
+
+struct FunctionMixInput {
+  std::vector<MixSource> Versions;
+  unsigned Base = 0; // the smallest version: every function not moved keeps its body
+};
+
+// The code-generation options of a candidate, as one key: its LLVM options and those of its
+// sequence's option actions (the machine outliner, ...). Versions mix only with equal keys.
+std::vector<std::string> codegenArgs(const CandidateSpec &Spec);
+std::string codegenKey(const CandidateSpec &Spec);
+
+// In the mix candidate's process: parses the versions into Ctx, finishes clang's, plans and
+// builds the mix. Null when no function is smaller elsewhere. Summary says what moved.
+llvm::Expected<std::unique_ptr<llvm::Module>>
+buildMixCandidate(const FunctionMixInput &In, llvm::LLVMContext &Ctx,
+                  const clang::CompilerInstance &CI, std::string &Summary);
+
+} // namespace smartcc
