@@ -75,13 +75,17 @@ void runCandidate(Module &Frontend, const CandidateSpec &Spec, const CandidateCo
   std::unique_ptr<Module> Mixed;
   std::string Note;
   if (Spec.Mix) {
+    std::vector<std::string> BaseArgs;
     Expected<std::unique_ptr<Module>> Built =
-        buildMixCandidate(*Spec.Mix, Frontend.getContext(), CI, Note);
+        buildMixCandidate(*Spec.Mix, Frontend.getContext(), CI, Note, BaseArgs);
     if (!Built)
       return Finish(Outcome::BadPipeline, "function mix: " + toString(Built.takeError()));
     if (!*Built)
-      return Finish(Outcome::Unchanged, "no function is smaller in another version");
+      return Finish(Outcome::Unchanged, "no mix is estimated smaller than the best version");
     Mixed = std::move(*Built);
+    // Compiled as its base was (the machine outliner, ...).
+    if (Error E = applyLLVMOptions(CI.getFrontendOpts().LLVMArgs, BaseArgs, ""))
+      return Finish(Outcome::BadPipeline, toString(std::move(E)));
   }
   Module &M = Mixed ? *Mixed : Frontend;
   addFunctionAttributes(M, Spec.FunctionAttrs);

@@ -13,6 +13,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
+#include <limits>
 #include <optional>
 
 using namespace llvm;
@@ -115,13 +116,30 @@ bool isChoice(const Function &F) {
   return !F.isDeclaration() && !F.hasLocalLinkage() && !F.hasAvailableExternallyLinkage();
 }
 
-// Bytes a local travelling with a body costs in its version: a function's object bytes, a
-// constant's allocation size.
-uint64_t bytesOf(const GlobalValue &GV, const MixVersion &V) {
+// What a function or constant costs in its version: all its bytes (a function's object bytes,
+// a constant's allocation size) and the code among them (a function's bytes less its unwind
+// entry; a constant has none). The code is kept apart because the ship rules forbid buying
+// unwind-table bytes with code bytes (code_for_unwind).
+struct Cost {
+  double Total = 0, Code = 0, Unwind = 0;
+  Cost &operator+=(const Cost &O) {
+    Total += O.Total, Code += O.Code, Unwind += O.Unwind;
+    return *this;
+  }
+};
+
+Cost costOf(const GlobalValue &GV, const MixVersion &V) {
   if (const auto *G = dyn_cast<GlobalVariable>(&GV))
-    return G->hasInitializer() ? V.M->getDataLayout().getTypeAllocSize(G->getValueType()) : 0;
-  auto It = V.FunctionBytes.find(GV.getName().str());
-  return It == V.FunctionBytes.end() ? 0 : It->second;
+    return {G->hasInitializer() ? double(V.M->getDataLayout().getTypeAllocSize(G->getValueType()))
+                                : 0.0,
+            0.0, 0.0};
+  std::string Name = GV.getName().str();
+  auto It = V.FunctionBytes.find(Name);
+  if (It == V.FunctionBytes.end())
+    return {};
+  auto U = V.UnwindBytes.find(Name);
+  double Unwind = U == V.UnwindBytes.end() ? 0.0 : double(U->second);
+  return {double(It->second), double(It->second) - Unwind, Unwind};
 }
 
 // A local constant of Base with the same contents as G (constants are uniqued in a context, so
@@ -150,7 +168,7 @@ GlobalVariable *sharedConstant(const GlobalValue &GV,
 
 // One version's movable functions: own bytes and what each would bring along.
 struct Root {
-  double Own = 0;
+  Cost Own;
   SetVector<const GlobalValue *> Closure;
 };
 
@@ -161,7 +179,7 @@ std::map<std::string, Root> rootsOf(const MixVersion &V, const Module &Base) {
     if (!isChoice(F) || Bytes == V.FunctionBytes.end())
       continue;
     if (std::optional<SetVector<const GlobalValue *>> Cl = closureOf(F, Base))
-      Roots[F.getName().str()] = Root{double(Bytes->second), std::move(*Cl)};
+      Roots[F.getName().str()] = Root{costOf(F, V), std::move(*Cl)};
   }
   return Roots;
 }
@@ -245,9 +263,11 @@ void cloneBody(Function &To, const Function &From, ValueToValueMapTy &VMap) {
 
 } // namespace
 
-FunctionMixPlan planFunctionMix(ArrayRef<MixVersion> Versions, unsigned Base) {
+FunctionMixPlan planFunctionMix(ArrayRef<MixVersion> Versions, unsigned Base,
+                                const MixRule &Rule) {
   FunctionMixPlan Plan;
   Plan.Base = Base;
+  double Code = Versions[Base].Measured.Code, Unwind = Versions[Base].Measured.Unwind;
   const Module &B = *Versions[Base].M;
   std::vector<std::map<std::string, Root>> Roots;
   for (const MixVersion &V : Versions)
@@ -271,6 +291,8 @@ FunctionMixPlan planFunctionMix(ArrayRef<MixVersion> Versions, unsigned Base) {
   for (;;) {
     double BestDelta = -1;
     std::optional<std::pair<std::string, unsigned>> Move;
+    SmallPtrSet<const GlobalValue *, 8> MoveMerged;
+    double MoveCode = 0, MoveUnwind = 0;
     for (const auto &[Name, R] : BaseRoots) {
       if (Plan.Take.count(Name))
         continue;
@@ -286,33 +308,65 @@ FunctionMixPlan planFunctionMix(ArrayRef<MixVersion> Versions, unsigned Base) {
             VF->getFnAttribute("no-jump-tables").getValueAsBool() !=
                 F->getFnAttribute("no-jump-tables").getValueAsBool())
           continue;
-        double Added = It->second.Own;
+        Cost Added = It->second.Own;
+        SmallPtrSet<const GlobalValue *, 8> Merged; // Base's constants the body would use
         for (const GlobalValue *GV : It->second.Closure)
-          if (GlobalVariable *Merged = sharedConstant(*GV, Shared))
-            Kept.insert(Merged); // the body uses Base's copy: it stays
+          if (GlobalVariable *Same = sharedConstant(*GV, Shared))
+            Merged.insert(Same);
           else if (!Brought[I].count(GV))
-            Added += double(bytesOf(*GV, Versions[I]));
-        double Freed = R.Own;
+            Added += costOf(*GV, Versions[I]);
+        Cost Freed = R.Own;
         for (const GlobalValue *GV : R.Closure) {
-          if (!GV->hasLocalLinkage() || Pinned.count(GV) || Kept.count(GV))
+          if (!GV->hasLocalLinkage() || Pinned.count(GV) || Kept.count(GV) || Merged.count(GV))
             continue;
           if (all_of(Reachers[GV], [&](const std::string &N) {
                 return N == Name || Plan.Take.count(N);
               }))
-            Freed += double(bytesOf(*GV, Versions[Base]));
+            Freed += costOf(*GV, Versions[Base]);
         }
-        if (Added - Freed <= BestDelta) // a whole byte less at least
-          BestDelta = Added - Freed, Move = {Name, I};
+        // A whole byte less at least, within the rule (or, while the base breaks it, taking
+        // code away).
+        double Delta = Added.Total - Freed.Total;
+        double NewCode = Code + Added.Code - Freed.Code;
+        double NewUnwind = Unwind + Added.Unwind - Freed.Unwind;
+        bool Ruled = Rule.allows(NewCode, NewUnwind) ||
+                     (!Rule.allows(Code, Unwind) && NewCode < Code);
+        if (Delta <= BestDelta && Ruled)
+          BestDelta = Delta, Move = {Name, I}, MoveMerged = std::move(Merged),
+          MoveCode = NewCode, MoveUnwind = NewUnwind;
       }
     }
     if (!Move)
       break;
     Plan.Take[Move->first] = Move->second;
     Plan.EstimatedSaving += int64_t(-BestDelta);
+    Kept.insert(MoveMerged.begin(), MoveMerged.end()); // the moved body uses them: they stay
+    Code = MoveCode, Unwind = MoveUnwind;
     for (const GlobalValue *GV : Roots[Move->second].at(Move->first).Closure)
       Brought[Move->second].insert(GV);
   }
+  Plan.Estimated = {Versions[Base].Measured.Image - double(Plan.EstimatedSaving), Code, Unwind};
+  Plan.Allowed = Rule.allows(Code, Unwind);
   return Plan;
+}
+
+FunctionMixPlan planBestFunctionMix(ArrayRef<MixVersion> Versions, const MixRule &Rule) {
+  double BestVersion = std::numeric_limits<double>::infinity();
+  for (const MixVersion &V : Versions)
+    if (Rule.allows(V.Measured.Code, V.Measured.Unwind))
+      BestVersion = std::min(BestVersion, V.Measured.Image);
+  std::optional<FunctionMixPlan> Best;
+  for (unsigned I = 0; I < Versions.size(); ++I) {
+    if (count_if(Versions, [&](const MixVersion &V) { return V.Codegen == Versions[I].Codegen; }) <
+        2)
+      continue;
+    FunctionMixPlan P = planFunctionMix(Versions, I, Rule);
+    if (P.Take.empty() || !P.Allowed || P.Estimated.Image >= BestVersion)
+      continue;
+    if (!Best || P.Estimated.Image < Best->Estimated.Image)
+      Best = std::move(P);
+  }
+  return Best ? std::move(*Best) : FunctionMixPlan{};
 }
 
 Expected<std::unique_ptr<Module>> buildFunctionMix(ArrayRef<MixVersion> Versions,

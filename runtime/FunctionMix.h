@@ -28,11 +28,30 @@ class Module;
 
 namespace smartcc {
 
+// A whole object's bytes: its image (the metric) and the code and unwind tables in it.
+struct MixTotals {
+  double Image = 0, Code = 0, Unwind = 0;
+};
+
+// The ship rule the mix must keep (code_for_unwind, runtime/Decision.h): when unwind tables
+// shrink below clang's, code may grow by at most Percent of clang's code.
+struct MixRule {
+  bool Active = false;
+  MixTotals Clang;
+  double Percent = 0;
+  bool allows(double Code, double Unwind) const {
+    return !Active || Unwind >= Clang.Unwind || Code <= Clang.Code * (1 + Percent / 100);
+  }
+};
+
 // One optimized version: its module (before code generation) and the object bytes of each of
 // its functions (runtime/FunctionSizes.h, ideally compiled with function sections).
 struct MixVersion {
   const llvm::Module *M = nullptr;
   std::map<std::string, uint64_t> FunctionBytes;
+  // The unwind-entry part of FunctionBytes (what is not code): a move may not grow code, even
+  // when it shrinks unwind tables more (the ship rule code_for_unwind).
+  std::map<std::string, uint64_t> UnwindBytes;
   // Its code-generation options (LLVM options such as the machine outliner's), as one key: only
   // versions with the base's key are donors, since the mix is compiled with the base's
   // options and a function's bytes under other ones do not carry over (the outliner moves code
@@ -42,6 +61,7 @@ struct MixVersion {
   // sections: .rodata.F). Without, a function only moves between versions that agree on
   // jump tables (its no-jump-tables attribute), or the tables' bytes would go unseen.
   bool JumpTablesCounted = false;
+  MixTotals Measured; // its whole object
 };
 
 struct FunctionMixPlan {
@@ -49,13 +69,24 @@ struct FunctionMixPlan {
   std::map<std::string, unsigned> Take; // function -> version its body comes from
   int64_t EstimatedSaving = 0;        // bytes, by the per-function estimate
   unsigned Considered = 0;            // functions that could have moved
+  MixTotals Estimated;                // the mix's object, by the estimate
+  bool Allowed = true;                // the rule allows that estimate
 };
 
-// Chooses, for each non-local function of Versions[Base], the version whose estimate is
-// smallest: the function's own bytes plus a share of the local functions and constants it
-// reaches (shared helpers split among the functions that reach them). Functions that cannot be
-// transplanted (see above) stay.
-FunctionMixPlan planFunctionMix(llvm::ArrayRef<MixVersion> Versions, unsigned Base);
+// Chooses, greedily, which non-local functions of Versions[Base] take their body from which
+// version: each move counts the function's bytes and the locals it brings (once per version)
+// against the function's bytes in Base and the locals no unmoved function reaches any more;
+// a move must save a whole byte and add no code. Functions that cannot be transplanted (see
+// above) stay.
+// With an active rule a move must leave the estimate within it, or, while the base itself
+// breaks it, take code away.
+FunctionMixPlan planFunctionMix(llvm::ArrayRef<MixVersion> Versions, unsigned Base,
+                                const MixRule &Rule = {});
+
+// Plans with each version that shares its code-generation options with another as the base,
+// and returns the plan whose estimated image is smallest, within the rule, and smaller than
+// every version the rule allows; a plan that moves nothing when none is.
+FunctionMixPlan planBestFunctionMix(llvm::ArrayRef<MixVersion> Versions, const MixRule &Rule);
 
 // Builds the mixed module: a copy of Versions[Plan.Base] in which each function of Plan.Take
 // has its body from its version, then unreferenced locals removed by the caller's cleanup

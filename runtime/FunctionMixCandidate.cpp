@@ -32,7 +32,8 @@ std::string codegenKey(const CandidateSpec &Spec) { return join(codegenArgs(Spec
 
 Expected<std::unique_ptr<Module>> buildMixCandidate(const FunctionMixInput &In, LLVMContext &Ctx,
                                                     const clang::CompilerInstance &CI,
-                                                    std::string &Summary) {
+                                                    std::string &Summary,
+                                                    std::vector<std::string> &BaseArgs) {
   std::vector<std::unique_ptr<Module>> Modules;
   std::vector<MixVersion> Versions;
   std::unique_ptr<PipelineRunner> Runner;
@@ -51,16 +52,21 @@ Expected<std::unique_ptr<Module>> buildMixCandidate(const FunctionMixInput &In, 
       if (Error E = Runner->run(**M, ClangPipelineTail))
         return std::move(E);
     }
-    Expected<std::map<std::string, uint64_t>> Bytes =
-        functionImageBytes(MemoryBufferRef(S.Object, S.Name));
+    MemoryBufferRef Object(S.Object, S.Name);
+    Expected<std::map<std::string, uint64_t>> Bytes = functionImageBytes(Object);
     if (!Bytes)
       return Bytes.takeError();
-    Versions.push_back(MixVersion{M->get(), std::move(*Bytes), S.Codegen});
+    Expected<std::map<std::string, uint64_t>> Unwind = functionUnwindBytes(Object);
+    if (!Unwind)
+      return Unwind.takeError();
+    Versions.push_back(MixVersion{M->get(), std::move(*Bytes), std::move(*Unwind),
+                                  join(S.CodegenArgs, " "), false, S.Measured});
     Modules.push_back(std::move(*M));
   }
-  FunctionMixPlan Plan = planFunctionMix(Versions, In.Base);
+  FunctionMixPlan Plan = planBestFunctionMix(Versions, In.Rule);
   if (Plan.Take.empty())
     return nullptr;
+  BaseArgs = In.Versions[Plan.Base].CodegenArgs;
   std::map<unsigned, unsigned> PerVersion;
   for (const auto &[Name, V] : Plan.Take)
     ++PerVersion[V];
@@ -68,7 +74,7 @@ Expected<std::unique_ptr<Module>> buildMixCandidate(const FunctionMixInput &In, 
   for (const auto &[V, N] : PerVersion)
     From += formatv("{0}{1} from {2}", From.empty() ? "" : ", ", N, In.Versions[V].Name).str();
   Summary = formatv("{0} of {1} functions moved into {2} ({3}), estimated {4} bytes fewer",
-                    Plan.Take.size(), Plan.Considered, In.Versions[In.Base].Name, From,
+                    Plan.Take.size(), Plan.Considered, In.Versions[Plan.Base].Name, From,
                     Plan.EstimatedSaving)
                 .str();
   return buildFunctionMix(Versions, Plan);

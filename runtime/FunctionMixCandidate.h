@@ -6,6 +6,7 @@
 // and clang's module as it left the optimizer.
 #pragma once
 #include "runtime/CandidateSpec.h"
+#include "runtime/FunctionMix.h"
 #include "llvm/Support/Error.h"
 #include <memory>
 #include <string>
@@ -25,13 +26,14 @@ struct MixSource {
   std::string Name;
   std::string Bitcode;     // the optimized module, before code generation
   std::string Object;      // the object it became (the per-function bytes)
-  std::string Codegen;     // codegenKey of its candidate
+  std::vector<std::string> CodegenArgs; // codegenArgs of its candidate
   bool ClangTail = false;  // clang's module at its optimizer's end: ClangPipelineTail follows
+  MixTotals Measured;      // its object: the decision's metric value, code and unwind bytes
 };
 
 struct FunctionMixInput {
   std::vector<MixSource> Versions;
-  unsigned Base = 0; // the smallest version: every function not moved keeps its body
+  MixRule Rule; // the decision's code_for_unwind, against clang's object
 };
 
 // The code-generation options of a candidate, as one key: its LLVM options and those of its
@@ -39,10 +41,13 @@ struct FunctionMixInput {
 std::vector<std::string> codegenArgs(const CandidateSpec &Spec);
 std::string codegenKey(const CandidateSpec &Spec);
 
-// In the mix candidate's process: parses the versions into Ctx, finishes clang's, plans and
-// builds the mix. Null when no function is smaller elsewhere. Summary says what moved.
+// In the mix candidate's process: parses the versions into Ctx, finishes clang's, plans with
+// each possible base (planBestFunctionMix) and builds the best plan's mix. Null when no plan
+// is worth compiling. Summary says what moved; BaseArgs are the code-generation options to
+// compile the mix with (its base's).
 llvm::Expected<std::unique_ptr<llvm::Module>>
 buildMixCandidate(const FunctionMixInput &In, llvm::LLVMContext &Ctx,
-                  const clang::CompilerInstance &CI, std::string &Summary);
+                  const clang::CompilerInstance &CI, std::string &Summary,
+                  std::vector<std::string> &BaseArgs);
 
 } // namespace smartcc

@@ -167,4 +167,14 @@ Expected<std::map<std::string, uint64_t>> functionImageBytes(MemoryBufferRef Obj
   return Sizes;
 }
 
+Expected<std::map<std::string, uint64_t>> functionUnwindBytes(MemoryBufferRef Object) {
+  Expected<std::unique_ptr<object::ObjectFile>> Obj =
+      object::ObjectFile::createObjectFile(Object);
+  if (!Obj)
+    return Obj.takeError();
+  std::map<std::string, uint64_t> Sizes;
+  addUnwindEntries(**Obj, Sizes);
+  return Sizes;
+}
+
 } // namespace smartcc

@@ -20,4 +20,8 @@ functionSectionSizes(llvm::MemoryBufferRef Object);
 // entry in .eh_frame. Jump tables and constants in shared sections are not attributed.
 llvm::Expected<std::map<std::string, uint64_t>> functionImageBytes(llvm::MemoryBufferRef Object);
 
+// Each function's unwind entry alone (the part of the two above that is not code or data).
+llvm::Expected<std::map<std::string, uint64_t>>
+functionUnwindBytes(llvm::MemoryBufferRef Object);
+
 } // namespace smartcc

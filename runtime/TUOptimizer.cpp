@@ -462,12 +462,15 @@ void TUOptimizer::runFunctionMix(Metric M, TUDecision &D) {
     consumeError(ClangSize.takeError());
     return;
   }
+  auto Totals = [&](const ObjectSize &S, uint64_t Value) {
+    return MixTotals{double(Value), double(S.CodeBytes), double(S.UnwindBytes)};
+  };
   auto In = std::make_shared<FunctionMixInput>();
   In->Versions.push_back(MixSource{"clang -" + Level, std::move(ClangBitcode),
-                                   (*Clang)->getBuffer().str(), "", true});
+                                   (*Clang)->getBuffer().str(), {}, true,
+                                   Totals(*ClangSize, metricValue(*ClangSize, 0, M))});
   ClangBitcode.clear();
-  std::vector<uint64_t> Values{metricValue(*ClangSize, 0, M)};
-  std::vector<const CandidateSpec *> Specs{nullptr};
+  In->Rule = MixRule{D.Rules.Active, Totals(*ClangSize, 0), D.Rules.CodeForUnwind};
   std::vector<CandidatePool *> Pools{Pool.get(), LatePool.get()};
   for (std::unique_ptr<CandidatePool> &P : GuidedPools)
     Pools.push_back(P.get());
@@ -484,22 +487,17 @@ void TUOptimizer::runFunctionMix(Metric M, TUDecision &D) {
         consumeError(Object.takeError());
         continue;
       }
-      In->Versions.push_back(
-          MixSource{S.Name, std::move(*Bitcode), std::move(*Object), codegenKey(S), false});
-      Values.push_back(metricValue(R.Object, R.IRAfter, M));
-      Specs.push_back(&S);
+      In->Versions.push_back(MixSource{S.Name, std::move(*Bitcode), std::move(*Object),
+                                       codegenArgs(S), false,
+                                       Totals(R.Object, metricValue(R.Object, R.IRAfter, M))});
     }
-  In->Base = unsigned(std::min_element(Values.begin(), Values.end()) - Values.begin());
-  const std::string &Key = In->Versions[In->Base].Codegen;
-  if (count_if(In->Versions, [&](const MixSource &V) { return V.Codegen == Key; }) < 2)
-    return; // no other version compiles like the best one
+  if (In->Versions.size() < 2)
+    return;
   CandidateSpec Mix;
   Mix.Name = "function-mix";
   Mix.Description = "each function from the version where it is smallest";
   Mix.Pipeline.clear();
-  if (const CandidateSpec *BaseSpec = Specs[In->Base])
-    Mix.LLVMArgs = codegenArgs(*BaseSpec);
-  Mix.Mix = std::move(In);
+  Mix.Mix = std::move(In); // its process chooses the base and applies the base's options
   // The candidates' processes forked from the frontend's module; this one builds its module
   // from the versions' bitcode, so an empty module is all it inherits.
   LLVMContext Ctx;

@@ -109,8 +109,8 @@ protected:
 TEST_F(FunctionMixTest, MovesTheSmallerBodyWithItsHelperAndSharesEqualConstants) {
   std::unique_ptr<Module> Base = parse(BaseIR), Donor = parse(DonorIR);
   ASSERT_TRUE(Base && Donor);
-  std::vector<MixVersion> V{{Base.get(), {{"f", 100}, {"helper", 50}, {"g", 10}}, ""},
-                            {Donor.get(), {{"f", 20}, {"helper.small", 10}, {"g", 30}}, ""}};
+  std::vector<MixVersion> V{{Base.get(), {{"f", 100}, {"helper", 50}, {"g", 10}}, {}, ""},
+                            {Donor.get(), {{"f", 20}, {"helper.small", 10}, {"g", 30}}, {}, ""}};
   FunctionMixPlan Plan = planFunctionMix(V, 0);
   ASSERT_EQ(Plan.Take.size(), 1u);
   EXPECT_EQ(Plan.Take.at("f"), 1u); // g is smaller where it is
@@ -143,8 +143,8 @@ TEST_F(FunctionMixTest, NothingMovesWithoutAWholeByte) {
   std::unique_ptr<Module> Base = parse(BaseIR), Donor = parse(DonorIR);
   ASSERT_TRUE(Base && Donor);
   // f's move would bring 60 where 60 leaves: no gain, no move.
-  std::vector<MixVersion> V{{Base.get(), {{"f", 10}, {"helper", 50}, {"g", 10}}, ""},
-                            {Donor.get(), {{"f", 50}, {"helper.small", 10}, {"g", 30}}, ""}};
+  std::vector<MixVersion> V{{Base.get(), {{"f", 10}, {"helper", 50}, {"g", 10}}, {}, ""},
+                            {Donor.get(), {{"f", 50}, {"helper.small", 10}, {"g", 30}}, {}, ""}};
   FunctionMixPlan Plan = planFunctionMix(V, 0);
   EXPECT_TRUE(Plan.Take.empty());
   EXPECT_EQ(Plan.EstimatedSaving, 0);
@@ -153,8 +153,8 @@ TEST_F(FunctionMixTest, NothingMovesWithoutAWholeByte) {
 TEST_F(FunctionMixTest, MutableLocalStateNeverTravels) {
   std::unique_ptr<Module> Base = parse(BaseIR), Donor = parse(StatefulIR);
   ASSERT_TRUE(Base && Donor);
-  std::vector<MixVersion> V{{Base.get(), {{"f", 100}, {"helper", 50}, {"g", 10}}, ""},
-                            {Donor.get(), {{"f", 5}, {"g", 10}}, ""}};
+  std::vector<MixVersion> V{{Base.get(), {{"f", 100}, {"helper", 50}, {"g", 10}}, {}, ""},
+                            {Donor.get(), {{"f", 5}, {"g", 10}}, {}, ""}};
   FunctionMixPlan Plan = planFunctionMix(V, 0);
   EXPECT_EQ(Plan.Take.count("f"), 0u);
 }
@@ -163,18 +163,63 @@ TEST_F(FunctionMixTest, VersionsWithOtherCodegenOptionsAreNotDonors) {
   std::unique_ptr<Module> Base = parse(BaseIR), Donor = parse(DonorIR);
   ASSERT_TRUE(Base && Donor);
   std::vector<MixVersion> V{
-      {Base.get(), {{"f", 100}, {"helper", 50}, {"g", 10}}, ""},
+      {Base.get(), {{"f", 100}, {"helper", 50}, {"g", 10}}, {}, ""},
       {Donor.get(), {{"f", 20}, {"helper.small", 10}, {"g", 30}},
+       {},
        "-enable-machine-outliner=always"}};
   EXPECT_TRUE(planFunctionMix(V, 0).Take.empty());
+}
+
+TEST_F(FunctionMixTest, NoMoveBuysUnwindBytesWithCode) {
+  std::unique_ptr<Module> Base = parse(BaseIR), Donor = parse(DonorIR);
+  ASSERT_TRUE(Base && Donor);
+  // Moving f saves 90 bytes in all, but Base's f and helper are mostly unwind entries: the
+  // move would add 20 bytes of code (60 in, 40 out) and shrink unwind tables below clang's,
+  // which code_for_unwind forbids (a build without unwind tables would get only the growth).
+  std::vector<MixVersion> V{
+      {Base.get(), {{"f", 100}, {"helper", 50}, {"g", 10}}, {{"f", 60}, {"helper", 50}}, ""},
+      {Donor.get(), {{"f", 50}, {"helper.small", 10}, {"g", 30}}, {}, ""}};
+  V[0].Measured = {160, 50, 110}; // Base is clang's version here
+  MixRule Rule{true, V[0].Measured, 0};
+  EXPECT_TRUE(planFunctionMix(V, 0, Rule).Take.empty());
+  EXPECT_EQ(planFunctionMix(V, 0).Take.count("f"), 1u) << "without the rule it moves";
+  // 10 % of clang's code may be spent: 20 bytes of 50 is still too much; 40 % allows it.
+  Rule.Percent = 10;
+  EXPECT_TRUE(planFunctionMix(V, 0, Rule).Take.empty());
+  Rule.Percent = 40;
+  FunctionMixPlan Plan = planFunctionMix(V, 0, Rule);
+  EXPECT_EQ(Plan.Take.count("f"), 1u);
+  EXPECT_EQ(Plan.EstimatedSaving, 90);
+  EXPECT_DOUBLE_EQ(Plan.Estimated.Code, 70);
+  EXPECT_DOUBLE_EQ(Plan.Estimated.Unwind, 0);
+}
+
+TEST_F(FunctionMixTest, TheBestBaseIsChosenAndMustBeatEveryAllowedVersion) {
+  std::unique_ptr<Module> Base = parse(BaseIR), Donor = parse(DonorIR);
+  ASSERT_TRUE(Base && Donor);
+  std::vector<MixVersion> V{{Base.get(), {{"f", 100}, {"helper", 50}, {"g", 10}}, {}, ""},
+                            {Donor.get(), {{"f", 20}, {"helper.small", 10}, {"g", 30}}, {}, ""}};
+  V[0].Measured = {160, 160, 0};
+  V[1].Measured = {60, 60, 0};
+  // Base 0 takes f (saves 120: 40), base 1 takes g (saves 20: 40): a tie on the estimate, the
+  // first base kept. Both beat the smaller version (60).
+  FunctionMixPlan Plan = planBestFunctionMix(V, MixRule{});
+  EXPECT_DOUBLE_EQ(Plan.Estimated.Image, 40);
+  EXPECT_EQ(Plan.Base, 0u);
+  EXPECT_EQ(Plan.Take.count("f"), 1u);
+  // A mix that cannot beat the best version is not worth compiling: with g as small in the
+  // second version, only base 0 moves anything (f, to 40), and that version alone is 30.
+  V[1].FunctionBytes["g"] = 10;
+  V[1].Measured.Image = 30;
+  EXPECT_TRUE(planBestFunctionMix(V, MixRule{}).Take.empty());
 }
 
 TEST_F(FunctionMixTest, JumpTableChoicesOnlyMoveWhenTheirTablesWereCounted) {
   std::unique_ptr<Module> Base = parse(BaseIR), Donor = parse(DonorIR);
   ASSERT_TRUE(Base && Donor);
   Donor->getFunction("f")->addFnAttr("no-jump-tables", "true");
-  std::vector<MixVersion> V{{Base.get(), {{"f", 100}, {"helper", 50}, {"g", 10}}, ""},
-                            {Donor.get(), {{"f", 20}, {"helper.small", 10}, {"g", 30}}, ""}};
+  std::vector<MixVersion> V{{Base.get(), {{"f", 100}, {"helper", 50}, {"g", 10}}, {}, ""},
+                            {Donor.get(), {{"f", 20}, {"helper.small", 10}, {"g", 30}}, {}, ""}};
   // Symbol sizes alone: Base's f may keep a jump table in .rodata that its bytes do not show.
   EXPECT_TRUE(planFunctionMix(V, 0).Take.empty());
   V[0].JumpTablesCounted = V[1].JumpTablesCounted = true; // .rodata.F counted
