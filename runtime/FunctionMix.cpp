@@ -92,6 +92,8 @@ std::optional<SetVector<const GlobalValue *>> closureOf(const Function &Root, co
           return std::nullopt;
         Travels = true;
       } else if (const GlobalValue *InBase = Base.getNamedValue(GV->getName())) {
+        if (InBase->getValueID() != GV->getValueID())
+          return std::nullopt; // a function here, an alias there: leave it
         if (InBase->getValueType() != GV->getValueType() && isa<Function>(GV))
           return std::nullopt; // a different signature under the same name: leave it
         Travels = false;
