@@ -352,17 +352,35 @@ FunctionMixPlan planFunctionMix(ArrayRef<MixVersion> Versions, unsigned Base,
   return Plan;
 }
 
+// Whether the machine outliner moved code out of this version's functions (its
+// OUTLINED_FUNCTION_N are shared by callers the object does not name): their bytes then
+// understate what each function needs, and moving one would not take its outlined code along.
+bool hasOutlinedCode(const MixVersion &V) {
+  for (const auto &[Name, Bytes] : V.FunctionBytes)
+    if (StringRef(Name).starts_with("OUTLINED_FUNCTION_"))
+      return true;
+  return false;
+}
+
 FunctionMixPlan planBestFunctionMix(ArrayRef<MixVersion> Versions, const MixRule &Rule) {
   double BestVersion = std::numeric_limits<double>::infinity();
   for (const MixVersion &V : Versions)
     if (Rule.allows(V.Measured.Code, V.Measured.Unwind))
       BestVersion = std::min(BestVersion, V.Measured.Image);
+  // Versions with outlined code neither give nor take functions: left out of the planning
+  // by an empty byte map (nothing of theirs can be judged).
+  std::vector<MixVersion> Judged(Versions.begin(), Versions.end());
+  for (MixVersion &V : Judged)
+    if (hasOutlinedCode(V))
+      V.FunctionBytes.clear(), V.Codegen = "(outlined)";
   std::optional<FunctionMixPlan> Best;
-  for (unsigned I = 0; I < Versions.size(); ++I) {
-    if (count_if(Versions, [&](const MixVersion &V) { return V.Codegen == Versions[I].Codegen; }) <
-        2)
+  for (unsigned I = 0; I < Judged.size(); ++I) {
+    if (Judged[I].FunctionBytes.empty() ||
+        count_if(Judged, [&](const MixVersion &V) {
+          return V.Codegen == Judged[I].Codegen && !V.FunctionBytes.empty();
+        }) < 2)
       continue;
-    FunctionMixPlan P = planFunctionMix(Versions, I, Rule);
+    FunctionMixPlan P = planFunctionMix(Judged, I, Rule);
     if (P.Take.empty() || !P.Allowed || P.Estimated.Image >= BestVersion)
       continue;
     if (!Best || P.Estimated.Image < Best->Estimated.Image)

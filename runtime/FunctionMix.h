@@ -85,7 +85,9 @@ FunctionMixPlan planFunctionMix(llvm::ArrayRef<MixVersion> Versions, unsigned Ba
 
 // Plans with each version that shares its code-generation options with another as the base,
 // and returns the plan whose estimated image is smallest, within the rule, and smaller than
-// every version the rule allows; a plan that moves nothing when none is.
+// every version the rule allows; a plan that moves nothing when none is. Versions whose
+// object has machine-outlined code (OUTLINED_FUNCTION_N) take no part: the outliner moved
+// code out of the functions whose bytes would be compared.
 FunctionMixPlan planBestFunctionMix(llvm::ArrayRef<MixVersion> Versions, const MixRule &Rule);
 
 // Builds the mixed module: a copy of Versions[Plan.Base] in which each function of Plan.Take

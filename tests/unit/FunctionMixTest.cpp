@@ -214,6 +214,19 @@ TEST_F(FunctionMixTest, TheBestBaseIsChosenAndMustBeatEveryAllowedVersion) {
   EXPECT_TRUE(planBestFunctionMix(V, MixRule{}).Take.empty());
 }
 
+TEST_F(FunctionMixTest, VersionsWithOutlinedCodeTakeNoPart) {
+  std::unique_ptr<Module> Base = parse(BaseIR), Donor = parse(DonorIR);
+  ASSERT_TRUE(Base && Donor);
+  std::vector<MixVersion> V{{Base.get(), {{"f", 100}, {"helper", 50}, {"g", 10}}, {}, ""},
+                            {Donor.get(), {{"f", 20}, {"helper.small", 10}, {"g", 30}}, {}, ""}};
+  V[0].Measured = {160, 160, 0};
+  V[1].Measured = {60, 60, 0};
+  EXPECT_FALSE(planBestFunctionMix(V, MixRule{}).Take.empty());
+  // The donor's f looks small because the outliner moved part of it out (shared with others).
+  V[1].FunctionBytes["OUTLINED_FUNCTION_0"] = 12;
+  EXPECT_TRUE(planBestFunctionMix(V, MixRule{}).Take.empty());
+}
+
 TEST_F(FunctionMixTest, JumpTableChoicesOnlyMoveWhenTheirTablesWereCounted) {
   std::unique_ptr<Module> Base = parse(BaseIR), Donor = parse(DonorIR);
   ASSERT_TRUE(Base && Donor);
