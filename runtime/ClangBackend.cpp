@@ -20,4 +20,13 @@ bool emitWithClangBackend(clang::CompilerInstance &CI, llvm::Module &M, EmitKind
   return CI.getDiagnostics().getNumErrors() == ErrorsBefore;
 }
 
+bool emitObjectForMeasuring(clang::CompilerInstance &CI, llvm::Module &M, bool FunctionSections,
+                            llvm::SmallVectorImpl<char> &Out) {
+  bool Was = CI.getCodeGenOpts().FunctionSections;
+  CI.getCodeGenOpts().FunctionSections = Was || FunctionSections;
+  bool Ok = emitWithClangBackend(CI, M, EmitKind::Object, Out);
+  CI.getCodeGenOpts().FunctionSections = Was;
+  return Ok;
+}
+
 } // namespace smartcc

@@ -21,4 +21,10 @@ enum class EmitKind { Object, Assembly };
 bool emitWithClangBackend(clang::CompilerInstance &CI, llvm::Module &M, EmitKind Kind,
                           llvm::SmallVectorImpl<char> &Out);
 
+// The same object, with every function in its own section when FunctionSections (as
+// -ffunction-sections would), so that each function's code and jump tables can be told apart
+// (runtime/FunctionSizes.h): for deciding per function, not for shipping.
+bool emitObjectForMeasuring(clang::CompilerInstance &CI, llvm::Module &M, bool FunctionSections,
+                            llvm::SmallVectorImpl<char> &Out);
+
 } // namespace smartcc

@@ -37,11 +37,7 @@ Expected<Compiled> compileWith(clang::CompilerInstance &CI, PipelineRunner &Runn
   Compiled C;
   C.IR = countIRInstructions(*M);
   SmallVector<char, 0> Object;
-  bool Sections = CI.getCodeGenOpts().FunctionSections;
-  CI.getCodeGenOpts().FunctionSections = Sections || PerFunction;
-  bool Ok = emitWithClangBackend(CI, *M, EmitKind::Object, Object);
-  CI.getCodeGenOpts().FunctionSections = Sections;
-  if (!Ok)
+  if (!emitObjectForMeasuring(CI, *M, PerFunction, Object))
     return createStringError(inconvertibleErrorCode(), "backend error");
   MemoryBufferRef Ref(StringRef(Object.data(), Object.size()), "object");
   Expected<ObjectSize> Size = measureObject(Ref);

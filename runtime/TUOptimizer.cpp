@@ -25,6 +25,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -424,16 +425,35 @@ void TUOptimizer::finish(bool CompileSucceeded) {
   report(D);
 }
 
-void TUOptimizer::runGuidedSearch(Metric M, TUDecision &D) {
-  // The search compares with clang's object as written (the decision re-measures it).
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(D.Output);
+namespace {
+
+// clang's object as written, and its sizes: what the rounds after the candidates (the guided
+// search, the function mix) compare with (the decision re-measures it). Nothing when it
+// cannot be read.
+struct ClangObject {
+  std::unique_ptr<MemoryBuffer> Bytes;
+  ObjectSize Size;
+};
+
+std::optional<ClangObject> readClangObject(const std::string &Path) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
   if (!Buf)
-    return;
+    return std::nullopt;
   Expected<ObjectSize> Size = measureObject((*Buf)->getMemBufferRef());
   if (!Size) {
     consumeError(Size.takeError());
-    return;
+    return std::nullopt;
   }
+  return ClangObject{std::move(*Buf), *Size};
+}
+
+} // namespace
+
+void TUOptimizer::runGuidedSearch(Metric M, TUDecision &D) {
+  std::optional<ClangObject> Clang = readClangObject(D.Output);
+  if (!Clang)
+    return;
+  const ObjectSize *Size = &Clang->Size;
   auto Value = [&](const CandidateResult &R) -> std::optional<uint64_t> {
     if (brokenShipRule(R.Object, *Size, D.Rules))
       return std::nullopt;
@@ -454,20 +474,16 @@ void TUOptimizer::runFunctionMix(Metric M, TUDecision &D) {
   // A TU over the candidate budget gets no extra code generation.
   if (!functionMixApplies() || ClangBitcode.empty() || LargeTU)
     return;
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Clang = MemoryBuffer::getFile(D.Output);
+  std::optional<ClangObject> Clang = readClangObject(D.Output);
   if (!Clang)
     return;
-  Expected<ObjectSize> ClangSize = measureObject((*Clang)->getMemBufferRef());
-  if (!ClangSize) {
-    consumeError(ClangSize.takeError());
-    return;
-  }
+  const ObjectSize *ClangSize = &Clang->Size;
   auto Totals = [&](const ObjectSize &S, uint64_t Value) {
     return MixTotals{double(Value), double(S.CodeBytes), double(S.UnwindBytes)};
   };
   auto In = std::make_shared<FunctionMixInput>();
   In->Versions.push_back(MixSource{"clang -" + Level, std::move(ClangBitcode),
-                                   (*Clang)->getBuffer().str(), {}, true,
+                                   Clang->Bytes->getBuffer().str(), {}, true,
                                    Totals(*ClangSize, metricValue(*ClangSize, 0, M))});
   ClangBitcode.clear();
   In->Rule = MixRule{D.Rules.Active, Totals(*ClangSize, 0), D.Rules.CodeForUnwind};

@@ -557,11 +557,7 @@ Expected<EvalRow> evalFunctionMix(const CorpusModule &C, StringRef Arg, const Ev
     ScopedLLVMOptions Options(Args);
     std::unique_ptr<Module> Copy = CloneModule(M);
     SmallVector<char, 0> Obj;
-    bool Was = CI.getCodeGenOpts().FunctionSections;
-    CI.getCodeGenOpts().FunctionSections = Was || Sections;
-    bool Ok = emitWithClangBackend(CI, *Copy, EmitKind::Object, Obj);
-    CI.getCodeGenOpts().FunctionSections = Was;
-    if (!Ok)
+    if (!emitObjectForMeasuring(CI, *Copy, Sections, Obj))
       return createStringError(inconvertibleErrorCode(), "backend error");
     MemoryBufferRef Ref(StringRef(Obj.data(), Obj.size()), "object");
     Expected<ObjectSize> Size = measureObject(Ref);
