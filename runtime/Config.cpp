@@ -1016,6 +1016,11 @@ llvm::Expected<Config> loadConfig(const ConfigEnvironment &Env,
                              State.LinkCandidateWhere, Cfg.Origin["link_candidates"],
                              "link candidate"))
     return E;
+  // Left unset, the function mix follows the effort (at 2 only; TUOptimizer::
+  // functionMixApplies says why), so that --smartcc-print-config and the cache key show what
+  // happens.
+  if (Cfg.settingIsDefault("function_mix"))
+    Cfg.FunctionMix = Cfg.Effort == 2;
   return Cfg;
 }
 

@@ -88,8 +88,8 @@ struct Config {
   double AgentConfidence = 0.0;        // percent margin for the first choice alone; 0 = off
   unsigned Effort = 1;                 // with the agent: 0, 1 or 2 (policies/SequenceAgent.h)
   unsigned GuidedCandidates = 3;       // effort 2: guided search's candidates after its first 9
-  bool FunctionMix = true; // one more candidate: each function from its best version (left at
-                           // its default: at effort 2 only, TUOptimizer::functionMixApplies)
+  bool FunctionMix = true; // one more candidate: each function from its best version (unset:
+                           // set to effort == 2 at the end of loadConfig)
   std::vector<std::string> Candidates; // names of the candidates to evaluate, in order
   std::map<std::string, CandidateSpec> CandidateLibrary; // every candidate defined anywhere
   bool LTOLinks = true;                    // own -flto links at size levels (driver/LTOLink.h)

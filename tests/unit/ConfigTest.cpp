@@ -393,6 +393,30 @@ TEST_F(ConfigTest, AgentAndEffort) {
   EXPECT_FALSE(C->candidatesAreDefault()); // configured candidates run beside the agent
 }
 
+// Unset, the function mix follows the effort (at 2 only); set, it is what it was set to, from
+// any source, at any effort.
+TEST_F(ConfigTest, FunctionMixFollowsTheEffortUnlessSet) {
+  auto C = load({});
+  ASSERT_LOADED(C);
+  EXPECT_FALSE(C->FunctionMix);
+  C = load({"--smartcc-effort=2"});
+  ASSERT_LOADED(C);
+  EXPECT_TRUE(C->FunctionMix);
+  C = load({"--smartcc-function-mix"});
+  ASSERT_LOADED(C);
+  EXPECT_TRUE(C->FunctionMix);
+  EXPECT_EQ(C->Effort, 1u);
+  Vars["SMARTCC_FUNCTION_MIX"] = "off";
+  C = load({"--smartcc-effort=2"});
+  ASSERT_LOADED(C);
+  EXPECT_FALSE(C->FunctionMix);
+  Vars.erase("SMARTCC_FUNCTION_MIX");
+  write("work/.smartcc.toml", "function_mix = true\neffort = 0\n");
+  C = load({});
+  ASSERT_LOADED(C);
+  EXPECT_TRUE(C->FunctionMix);
+}
+
 TEST_F(ConfigTest, WhenTheAgentServes) {
   llvm::LLVMContext Ctx;
   llvm::SMDiagnostic Err;
