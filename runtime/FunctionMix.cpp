@@ -263,6 +263,16 @@ void cloneBody(Function &To, const Function &From, ValueToValueMapTy &VMap) {
   CloneFunctionInto(&To, &From, VMap, CloneFunctionChangeType::DifferentModule, Returns);
 }
 
+// Whether the machine outliner moved code out of this version's functions (its
+// OUTLINED_FUNCTION_N are shared by callers the object does not name): their bytes then
+// understate what each function needs, and moving one would not take its outlined code along.
+bool hasOutlinedCode(const MixVersion &V) {
+  for (const auto &[Name, Bytes] : V.FunctionBytes)
+    if (StringRef(Name).starts_with("OUTLINED_FUNCTION_"))
+      return true;
+  return false;
+}
+
 } // namespace
 
 FunctionMixPlan planFunctionMix(ArrayRef<MixVersion> Versions, unsigned Base,
@@ -350,16 +360,6 @@ FunctionMixPlan planFunctionMix(ArrayRef<MixVersion> Versions, unsigned Base,
   Plan.Estimated = {Versions[Base].Measured.Image - double(Plan.EstimatedSaving), Code, Unwind};
   Plan.Allowed = Rule.allows(Code, Unwind);
   return Plan;
-}
-
-// Whether the machine outliner moved code out of this version's functions (its
-// OUTLINED_FUNCTION_N are shared by callers the object does not name): their bytes then
-// understate what each function needs, and moving one would not take its outlined code along.
-bool hasOutlinedCode(const MixVersion &V) {
-  for (const auto &[Name, Bytes] : V.FunctionBytes)
-    if (StringRef(Name).starts_with("OUTLINED_FUNCTION_"))
-      return true;
-  return false;
 }
 
 FunctionMixPlan planBestFunctionMix(ArrayRef<MixVersion> Versions, const MixRule &Rule) {

@@ -52,14 +52,12 @@ Expected<std::unique_ptr<Module>> buildMixCandidate(const FunctionMixInput &In, 
       if (Error E = Runner->run(**M, ClangPipelineTail))
         return std::move(E);
     }
-    MemoryBufferRef Object(S.Object, S.Name);
-    Expected<std::map<std::string, uint64_t>> Bytes = functionImageBytes(Object);
+    std::map<std::string, uint64_t> Unwind;
+    Expected<std::map<std::string, uint64_t>> Bytes =
+        functionImageBytes(MemoryBufferRef(S.Object, S.Name), &Unwind);
     if (!Bytes)
       return Bytes.takeError();
-    Expected<std::map<std::string, uint64_t>> Unwind = functionUnwindBytes(Object);
-    if (!Unwind)
-      return Unwind.takeError();
-    Versions.push_back(MixVersion{M->get(), std::move(*Bytes), std::move(*Unwind),
+    Versions.push_back(MixVersion{M->get(), std::move(*Bytes), std::move(Unwind),
                                   join(S.CodegenArgs, " "), false, S.Measured});
     Modules.push_back(std::move(*M));
   }

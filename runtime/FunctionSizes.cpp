@@ -7,12 +7,11 @@ using namespace llvm;
 
 namespace smartcc {
 
-Expected<std::map<std::string, uint64_t>> functionSizes(MemoryBufferRef Object) {
-  Expected<std::unique_ptr<object::ObjectFile>> Obj =
-      object::ObjectFile::createObjectFile(Object);
-  if (!Obj)
-    return Obj.takeError();
-  const auto *Elf = dyn_cast<object::ELFObjectFileBase>(Obj->get());
+namespace {
+
+// Symbol sizes of the object's defined functions.
+Expected<std::map<std::string, uint64_t>> symbolSizes(const object::ObjectFile &Obj) {
+  const auto *Elf = dyn_cast<object::ELFObjectFileBase>(&Obj);
   if (!Elf)
     return createStringError(inconvertibleErrorCode(), "not an ELF object");
   std::map<std::string, uint64_t> Sizes;
@@ -32,6 +31,16 @@ Expected<std::map<std::string, uint64_t>> functionSizes(MemoryBufferRef Object) 
       Sizes[Name->str()] += Sym.getSize();
   }
   return Sizes;
+}
+
+} // namespace
+
+Expected<std::map<std::string, uint64_t>> functionSizes(MemoryBufferRef Object) {
+  Expected<std::unique_ptr<object::ObjectFile>> Obj =
+      object::ObjectFile::createObjectFile(Object);
+  if (!Obj)
+    return Obj.takeError();
+  return symbolSizes(**Obj);
 }
 
 namespace {
@@ -89,10 +98,11 @@ std::string relocatedFunction(const object::ObjectFile &Obj, const object::Reloc
   return It == Starts.end() ? "" : It->second;
 }
 
-// Adds each function's unwind entry (its FDE in .eh_frame, found by the relocation of the
-// entry's initial location) to Sizes: code that saves more registers has a longer entry, and
-// unwind tables are part of the image.
-void addUnwindEntries(const object::ObjectFile &Obj, std::map<std::string, uint64_t> &Sizes) {
+// Each function's unwind entry (its FDE in .eh_frame, found by the relocation of the entry's
+// initial location): code that saves more registers has a longer entry, and unwind tables are
+// part of the image.
+std::map<std::string, uint64_t> unwindEntries(const object::ObjectFile &Obj) {
+  std::map<std::string, uint64_t> Sizes;
   for (const object::SectionRef &Rel : Obj.sections()) {
     Expected<object::section_iterator> Target = Rel.getRelocatedSection();
     if (!Target) {
@@ -114,7 +124,7 @@ void addUnwindEntries(const object::ObjectFile &Obj, std::map<std::string, uint6
     Expected<StringRef> Data = (*Target)->getContents();
     if (!Data) {
       consumeError(Data.takeError());
-      return;
+      return Sizes;
     }
     const bool Little = Obj.isLittleEndian();
     auto Read32 = [&](uint64_t Off) {
@@ -131,11 +141,23 @@ void addUnwindEntries(const object::ObjectFile &Obj, std::map<std::string, uint6
       Off += 4 + uint64_t(Length);
     }
   }
+  return Sizes;
+}
+
+// Adds each function's unwind entry to Sizes, and hands the entries alone to Unwind if given.
+void addUnwindEntries(const object::ObjectFile &Obj, std::map<std::string, uint64_t> &Sizes,
+                      std::map<std::string, uint64_t> *Unwind) {
+  std::map<std::string, uint64_t> Entries = unwindEntries(Obj);
+  for (const auto &[Name, Bytes] : Entries)
+    Sizes[Name] += Bytes;
+  if (Unwind)
+    *Unwind = std::move(Entries);
 }
 
 } // namespace
 
-Expected<std::map<std::string, uint64_t>> functionSectionSizes(MemoryBufferRef Object) {
+Expected<std::map<std::string, uint64_t>>
+functionSectionSizes(MemoryBufferRef Object, std::map<std::string, uint64_t> *Unwind) {
   Expected<std::unique_ptr<object::ObjectFile>> Obj =
       object::ObjectFile::createObjectFile(Object);
   if (!Obj)
@@ -151,29 +173,20 @@ Expected<std::map<std::string, uint64_t>> functionSectionSizes(MemoryBufferRef O
       if (Name->starts_with(Prefix))
         Sizes[Name->drop_front(Prefix.size()).str()] += Sec.getSize();
   }
-  addUnwindEntries(**Obj, Sizes);
+  addUnwindEntries(**Obj, Sizes, Unwind);
   return Sizes;
 }
 
-Expected<std::map<std::string, uint64_t>> functionImageBytes(MemoryBufferRef Object) {
-  Expected<std::map<std::string, uint64_t>> Sizes = functionSizes(Object);
+Expected<std::map<std::string, uint64_t>>
+functionImageBytes(MemoryBufferRef Object, std::map<std::string, uint64_t> *Unwind) {
+  Expected<std::unique_ptr<object::ObjectFile>> Obj =
+      object::ObjectFile::createObjectFile(Object);
+  if (!Obj)
+    return Obj.takeError();
+  Expected<std::map<std::string, uint64_t>> Sizes = symbolSizes(**Obj);
   if (!Sizes)
     return Sizes.takeError();
-  Expected<std::unique_ptr<object::ObjectFile>> Obj =
-      object::ObjectFile::createObjectFile(Object);
-  if (!Obj)
-    return Obj.takeError();
-  addUnwindEntries(**Obj, *Sizes);
-  return Sizes;
-}
-
-Expected<std::map<std::string, uint64_t>> functionUnwindBytes(MemoryBufferRef Object) {
-  Expected<std::unique_ptr<object::ObjectFile>> Obj =
-      object::ObjectFile::createObjectFile(Object);
-  if (!Obj)
-    return Obj.takeError();
-  std::map<std::string, uint64_t> Sizes;
-  addUnwindEntries(**Obj, Sizes);
+  addUnwindEntries(**Obj, *Sizes, Unwind);
   return Sizes;
 }
 

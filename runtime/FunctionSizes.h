@@ -13,15 +13,16 @@ llvm::Expected<std::map<std::string, uint64_t>> functionSizes(llvm::MemoryBuffer
 
 // For an object compiled with function sections: each function's .text.F plus .rodata.F (its
 // jump tables) plus its unwind entry in .eh_frame, which symbol sizes alone do not show.
+// Unwind, if given, receives the unwind entries alone (the part that is not code or data).
 llvm::Expected<std::map<std::string, uint64_t>>
-functionSectionSizes(llvm::MemoryBufferRef Object);
+functionSectionSizes(llvm::MemoryBufferRef Object,
+                     std::map<std::string, uint64_t> *Unwind = nullptr);
 
 // For any object (function sections or not): each function's symbol size plus its unwind
-// entry in .eh_frame. Jump tables and constants in shared sections are not attributed.
-llvm::Expected<std::map<std::string, uint64_t>> functionImageBytes(llvm::MemoryBufferRef Object);
-
-// Each function's unwind entry alone (the part of the two above that is not code or data).
+// entry in .eh_frame, and the entries alone in Unwind if given. Jump tables and constants in
+// shared sections are not attributed.
 llvm::Expected<std::map<std::string, uint64_t>>
-functionUnwindBytes(llvm::MemoryBufferRef Object);
+functionImageBytes(llvm::MemoryBufferRef Object,
+                   std::map<std::string, uint64_t> *Unwind = nullptr);
 
 } // namespace smartcc

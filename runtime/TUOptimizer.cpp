@@ -87,8 +87,17 @@ bool TUOptimizer::functionMixApplies() const {
   // Unset, FunctionMix is true at effort 2 only (loadConfig): on the linked images of 12
   // x86-64 projects the mix saved 0.03 % for about 4 % more build CPU at effort 1, a poorer
   // trade than effort 1's own candidates (docs/results/function-mix.md).
-  return Cfg.FunctionMix && !SpeedLevel && !EmitAssembly &&
+  // A TU over the candidate budget gets no extra code generation (nor bitcode written for it).
+  return Cfg.FunctionMix && !SpeedLevel && !EmitAssembly && !LargeTU &&
          Cfg.SizeMetric != Metric::IRInstructions;
+}
+
+std::vector<CandidatePool *> TUOptimizer::pools() const {
+  std::vector<CandidatePool *> All{Pool.get(), LatePool.get()};
+  for (const std::unique_ptr<CandidatePool> &P : GuidedPools)
+    All.push_back(P.get());
+  All.push_back(MixPool.get());
+  return All;
 }
 
 bool TUOptimizer::verbose() const { return CI.getHeaderSearchOpts().Verbose; }
@@ -340,15 +349,9 @@ void TUOptimizer::finish(bool CompileSucceeded) {
     D.Candidates.push_back(std::move(C));
     Origins.push_back({&P, I});
   };
-  for (size_t I = 0; Pool && I < Pool->size(); ++I)
-    Report(*Pool, I);
-  for (size_t I = 0; LatePool && I < LatePool->size(); ++I)
-    Report(*LatePool, I);
-  for (std::unique_ptr<CandidatePool> &P : GuidedPools)
-    for (size_t I = 0; I < P->size(); ++I)
+  for (CandidatePool *P : pools())
+    for (size_t I = 0; P && I < P->size(); ++I)
       Report(*P, I);
-  for (size_t I = 0; MixPool && I < MixPool->size(); ++I)
-    Report(*MixPool, I);
   if (Replica) {
     const CandidateResult &R = *Replica;
     if (R.Result == Outcome::Ok) {
@@ -474,8 +477,7 @@ void TUOptimizer::runGuidedSearch(Metric M, TUDecision &D) {
 }
 
 void TUOptimizer::runFunctionMix(Metric M, TUDecision &D) {
-  // A TU over the candidate budget gets no extra code generation.
-  if (!functionMixApplies() || ClangBitcode.empty() || LargeTU)
+  if (!functionMixApplies() || ClangBitcode.empty())
     return;
   std::optional<ClangObject> Clang = readClangObject(D.Output);
   if (!Clang)
@@ -490,10 +492,7 @@ void TUOptimizer::runFunctionMix(Metric M, TUDecision &D) {
                                    Totals(*ClangSize, metricValue(*ClangSize, 0, M))});
   ClangBitcode.clear();
   In->Rule = MixRule{D.Rules.Active, Totals(*ClangSize, 0), D.Rules.CodeForUnwind};
-  std::vector<CandidatePool *> Pools{Pool.get(), LatePool.get()};
-  for (std::unique_ptr<CandidatePool> &P : GuidedPools)
-    Pools.push_back(P.get());
-  for (CandidatePool *P : Pools)
+  for (CandidatePool *P : pools()) // every measured candidate (the mix's own pool is not yet)
     for (size_t I = 0; P && I < P->size(); ++I) {
       const CandidateResult &R = P->result(I);
       const CandidateSpec &S = P->spec(I);
@@ -532,11 +531,7 @@ void TUOptimizer::saveCandidates() {
     return;
   }
   std::string Base = sys::path::filename(CI.getFrontendOpts().OutputFile).str();
-  std::vector<CandidatePool *> Pools{Pool.get(), LatePool.get()};
-  for (std::unique_ptr<CandidatePool> &P : GuidedPools)
-    Pools.push_back(P.get());
-  Pools.push_back(MixPool.get());
-  for (CandidatePool *P : Pools)
+  for (CandidatePool *P : pools())
     for (size_t I = 0; P && I < P->size(); ++I) {
       if (P->result(I).Result != Outcome::Ok)
         continue;

@@ -48,8 +48,11 @@ private:
   bool verbose() const;
   // Effort 2 with guided_candidates, deciding on clang's object (not -S, not the IR metric).
   bool guidedSearchApplies() const;
-  // `function_mix` at a size level, deciding on clang's object (not -S, not the IR metric).
+  // `function_mix` at a size level, deciding on clang's object (not -S, not the IR metric),
+  // for a TU within the candidate budget.
   bool functionMixApplies() const;
+  // Every pool so far, in the order their candidates are reported (absent ones null).
+  std::vector<CandidatePool *> pools() const;
 
   clang::CompilerInstance &CI;
   const Config &Cfg;

@@ -564,14 +564,10 @@ Expected<EvalRow> evalFunctionMix(const CorpusModule &C, StringRef Arg, const Ev
     if (!Size)
       return Size.takeError();
     if (Functions) {
-      Expected<std::map<std::string, uint64_t>> F = functionSectionSizes(Ref);
+      Expected<std::map<std::string, uint64_t>> F = functionSectionSizes(Ref, Unwind);
       if (!F)
         return F.takeError();
       *Functions = std::move(*F);
-      Expected<std::map<std::string, uint64_t>> U = functionUnwindBytes(Ref);
-      if (!U)
-        return U.takeError();
-      *Unwind = std::move(*U);
     }
     return *Size;
   };
