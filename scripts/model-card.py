@@ -38,9 +38,16 @@ print("| split | by Debian package (harvest-corpus.py: validation iff sha256(nam
 print("| corpus manifest | policies/corpus/modules-train.jsonl sha256 %s |" %
       sha("policies/corpus/modules-train.jsonl"))
 print("| source commit | %s |" % commit)
-print("| reproduce | `CORESET_FROM_MODEL=1 TABLE_MODULES=1000 bash scripts/train-agent.sh %s lists "
-      "tables train ship` (this core set and split lists; `mine` mines a new core set, `eval` "
-      "adds smartcc-eval) |" % target)
+# A core set mined in this run's directory (train-agent.sh's mine stage) is part of the recipe;
+# otherwise the tables were built from an earlier model's core set.
+if os.path.exists(os.path.join(d, "coreset", "coreset.json")):
+    print("| reproduce | `TABLE_MODULES=1000 bash scripts/train-agent.sh %s lists mine tables train "
+          "ship` (these split lists; the core set mined on the training split; `eval` adds "
+          "smartcc-eval) |" % target)
+else:
+    print("| reproduce | `CORESET_FROM_MODEL=1 TABLE_MODULES=1000 bash scripts/train-agent.sh %s "
+          "lists tables train ship` (this core set and split lists; `mine` mines a new core set, "
+          "`eval` adds smartcc-eval) |" % target)
 print()
 print("Training command(s):\n")
 for c in commands:
@@ -50,7 +57,8 @@ print("Core set (output order):\n")
 for i, s in enumerate(meta["sequences"]):
     print("%2d. `%s`" % (i + 1, s))
 print()
-print("## Figures (object bytes, clang-22 -Oz / chosen; never worse = -Oz kept when smaller)")
+print("## Figures (image bytes of the object: file-backed allocated sections and the unwind "
+      "tables linking adds; clang-22 -Oz / chosen; never worse = -Oz kept when smaller)")
 print()
 print("Train and validation: the value tables (each core-set sequence really compiled); the "
       "single trial is the first choice before the -Oz fallback.")
@@ -92,7 +100,7 @@ if os.path.exists(score):
           os.path.join(d, "table-eval"))
     print()
     print("Each row: the model, then its prior alone (the fixed ranking). Geomeans clang-22 -Oz / "
-          "chosen object bytes, never worse.")
+          "chosen image bytes, never worse.")
     print()
     for l in lines:
         print("    " + l)

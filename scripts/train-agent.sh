@@ -5,7 +5,7 @@
 # policies/models/TARGET.smm, every stage resumable (rerun the same command to continue):
 #   lists  module hashes of the train / validation / eval splits: the shipped model's
 #          (policies/models/splits), or fresh ones (harvest-corpus.py hashes) with REFRESH_LISTS=1
-#   mine   smartcc-coreset: greedy search (3 steps, macro+options space, object bytes) on 150
+#   mine   smartcc-coreset: greedy search (3 steps, macro+options space, image bytes) on 150
 #          training modules, every found sequence measured on all 150, a core set of 16 picked
 #          greedily by never-worse geomean; clang-default-os variants appended (-Os headroom)
 #   tables the value tables: the core set measured on TABLE_MODULES training modules and on

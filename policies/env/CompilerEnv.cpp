@@ -34,7 +34,16 @@ CompilerEnv::State CompilerEnv::describe(Module &M) const {
   State S;
   S.OptionsTaken = Current.OptionsTaken;
   hash_code Options = hash_combine_range(S.OptionsTaken.begin(), S.OptionsTaken.end());
-  S.Hash = uint64_t(hash_combine(StructuralHash(M, /*DetailedHash=*/true), Options));
+  // StructuralHash leaves function attributes out, but they are part of the state: clang's -Os
+  // pipeline on -Oz's output can give the same instructions with optsize where -Oz has minsize,
+  // and code generation then differs. Without them such states shared cached transitions and
+  // bitcode, and a sequence could be measured on another state's module.
+  hash_code Attributes = hash_value(M.size());
+  for (const Function &F : M)
+    Attributes = hash_combine(
+        Attributes, F.getAttributes().getFnAttrs().getAsString(/*InAttrGrp=*/true));
+  S.Hash = uint64_t(
+      hash_combine(StructuralHash(M, /*DetailedHash=*/true), Attributes, Options));
   S.IRInstructions = countIRInstructions(M);
   S.Features = computeAutophase(M);
   if (usesIR2Vec(this->Options.Observation) && this->Options.Vocab)
