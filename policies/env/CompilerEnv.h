@@ -10,7 +10,8 @@
 //                     bytes: (B_{t-1} - B_t) / max(1, B0 - Boz), B = object bytes after the
 //                            current state is finished by code generation
 //
-// Identical states are cached by structural IR hash: (state, action) -> result, and recent
+// Identical states are cached by structural IR hash, function attributes and the option actions
+// taken: (state, action) -> result, and recent
 // states' bitcode, so repeated prefixes (search, PPO epochs over the same programs) cost no
 // pass runs. Steps run in this process: wrap the environment in an EnvWorker (separate
 // process) to survive passes that crash or hang.
