@@ -1176,8 +1176,13 @@ void printConfigHelp(llvm::raw_ostream &OS) {
   };
   std::vector<Row> Rows;
   Rows.push_back({"KEY", "ENVIRONMENT", "FLAG", "DEFAULT", ""});
-  for (const Setting &S : Settings)
-    Rows.push_back({S.Key, S.Env, std::string(S.Flag) + metavar(S.Kind), S.Format(Defaults), S.Doc});
+  for (const Setting &S : Settings) {
+    // function_mix left unset follows the effort (loadConfig), so its member's initial value
+    // is not what an unset key means.
+    std::string Default =
+        StringRef(S.Key) == "function_mix" ? "effort 2 only" : S.Format(Defaults);
+    Rows.push_back({S.Key, S.Env, std::string(S.Flag) + metavar(S.Kind), Default, S.Doc});
+  }
   Rows.push_back({"-", "SMARTCC_CONFIG", "--smartcc-config=PATH", "-",
                   "read only this file instead of the system, user and project files"});
   size_t WKey = 0, WEnv = 0, WFlag = 0;

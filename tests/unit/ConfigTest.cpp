@@ -877,6 +877,11 @@ TEST(ConfigHelp, ListsEverySetting) {
         "--smartcc-timeout-ms", "timeout_ms", "max_growth", "60000", "\"oz-no-jump-tables\"",
         "SMARTCC_REGALLOC_GROWTH", "--smartcc-regalloc-growth=PERCENT"})
     EXPECT_NE(Out.find(S), std::string::npos) << S;
+  // function_mix unset follows the effort: the default column says so, not `true`.
+  size_t Mix = Out.find("  function_mix ");
+  ASSERT_NE(Mix, std::string::npos) << Out;
+  std::string Line = Out.substr(Mix, Out.find('\n', Mix) - Mix);
+  EXPECT_NE(Line.find("effort 2 only"), std::string::npos) << Line;
 }
 
 } // namespace
