@@ -208,9 +208,12 @@ Expected<SearchResult> guidedSearch(CompilerEnv &Env, const Benchmark &B,
     ++R.Rounds;
     std::vector<std::optional<uint64_t>> Values = evaluateSequences(Env, B, Batch, O, Opt, R);
     std::optional<size_t> Winner;
-    for (size_t I = 0; I < Batch.size(); ++I)
+    for (size_t I = 0; I < Batch.size(); ++I) {
+      if (Values[I])
+        R.Measured.push_back(Batch[I]);
       if (Values[I] && *Values[I] < (Winner ? *Values[*Winner] : R.BestValue))
         Winner = I;
+    }
     if (Winner) {
       R.Best = Batch[*Winner];
       R.BestValue = *Values[*Winner];

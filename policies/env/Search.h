@@ -29,6 +29,7 @@ struct SearchResult {
   unsigned Rounds = 0;        // guided search: rounds run, and those that found a smaller state
   unsigned Improvements = 0;
   bool Composed = false;      // guided: the best continues an earlier best or clang's output
+  std::vector<std::vector<size_t>> Measured; // guided: every sequence measured, in order
   uint64_t Rejected = 0;      // sequences that crashed, failed or timed out (skipped)
   std::string FirstRejection; // the first of them: its actions and what happened
 };

@@ -5,7 +5,7 @@
 //   smartcc-eval --corpus DIR --out DIR [--method oz] [--method candidate:NAME]
 //                [--method random:TRIALSxLENGTH] [--method greedy:STEPS[,evals=N]] [--method os|o0]
 //                [--method agent[:MODEL]@EFFORT[,budget=N[,time=PERCENT]][,inliner[=MODEL]]]
-//                [--method guided[:MODEL]@EVALS[,k=K][,first=N][,order=mined][,next=start]]
+//                [--method guided[:MODEL]@EVALS[,k=K][,first=N][,order=mined][,next=start][,mix]]
 //                [--method policy:MODEL]
 //                [--method gcc-os]
 //                [--method coreset:FILE[:K]] [--method perfunc:OPTIONS]
@@ -515,32 +515,26 @@ Expected<EvalRow> evalAgent(const CorpusModule &C, const Config &Cfg, StringRef 
   return R;
 }
 
-// "funcmix[:MODEL]@EFFORT": the agent's candidates at EFFORT and clang's own pipeline, each
-// compiled and measured, then each non-local function's body taken from the version where it
-// came out smallest (runtime/FunctionMix.h) and the mix compiled once more; the smaller of
-// the best version and the mix, before the -Oz fallback like agent@E. Versions are measured
-// twice (with function sections, to tell functions apart, and as clang compiles them).
-Expected<EvalRow> evalFunctionMix(const CorpusModule &C, StringRef Arg, const EvalRow &Base) {
-  EvalRow R = Base;
-  auto [ModelPath, Items] = splitModelAt(Arg);
-  unsigned Effort = 1;
-  if (Items.size() != 1 || Items[0].getAsInteger(10, Effort) || Effort > 2)
-    return createStringError(inconvertibleErrorCode(), "funcmix: expected [MODEL]@EFFORT");
-  Expected<SequenceAgent> Agent = modelFor<SequenceAgent>(ModelPath, C.Target, "model");
-  if (!Agent)
-    return Agent.takeError();
-  Expected<ActionSpace> Space = loadActionSpaces(Agent->spaceName());
+// One measured version for the function mix: a sequence of the space's actions (by name), or
+// clang's own pipeline when Actions is empty.
+struct MixSequence {
+  std::string Name;
+  std::vector<std::string> Actions;
+};
+
+// The function mix over clang's own pipeline and Sequences (runtime/FunctionMix.h): each
+// version compiled and measured, each non-local function's body taken from the version where
+// it came out smallest, the mix compiled once more. Returns Base with the smaller of the best
+// version and the mix (shipped as the compiler would: within code_for_unwind as measured).
+// Versions are measured twice (with function sections, to tell functions apart, and as clang
+// compiles them).
+Expected<EvalRow> mixOfVersions(Loaded &L, const std::string &SpaceName,
+                                const std::vector<MixSequence> &Sequences, EvalRow R,
+                                bool *MixShipped = nullptr) {
+  Expected<ActionSpace> Space = loadActionSpaces(SpaceName);
   if (!Space)
     return Space.takeError();
-  Expected<Loaded> L = load(C);
-  if (!L)
-    return L.takeError();
-  clang::CompilerInstance &CI = L->CG->instance();
-  auto Start = std::chrono::steady_clock::now();
-  std::vector<SequenceProposal> Chosen = proposalsForEffort(Agent->rank(*L->M), Effort);
-  erase_if(Chosen, [](const SequenceProposal &P) {
-    return P.Actions.size() == 1 && P.Actions[0] == WholeClangPipelineAction;
-  });
+  clang::CompilerInstance &CI = L.CG->instance();
   struct Version {
     std::string Name;
     std::unique_ptr<Module> M;        // optimized, before codegen
@@ -575,19 +569,19 @@ Expected<EvalRow> evalFunctionMix(const CorpusModule &C, StringRef Arg, const Ev
   {
     Version V;
     V.Name = "clang";
-    V.M = CloneModule(*L->M);
-    if (Error E = L->CG->optimize(*V.M, CandidateSpec{}))
+    V.M = CloneModule(*L.M);
+    if (Error E = L.CG->optimize(*V.M, CandidateSpec{}))
       return std::move(E);
     Versions.push_back(std::move(V));
   }
-  for (const SequenceProposal &P : Chosen) {
+  for (const MixSequence &S : Sequences) {
     Version V;
-    V.Name = P.Text;
-    V.M = CloneModule(*L->M);
-    for (const std::string &A : P.Actions)
+    V.Name = S.Name;
+    V.M = CloneModule(*L.M);
+    for (const std::string &A : S.Actions)
       if (int I = Space->indexOf(A); I >= 0)
         append_range(V.Args, Space->Actions[size_t(I)].LLVMArgs);
-    Error E = playSequence(*V.M, Agent->spaceName(), P.Actions, CI, nullptr);
+    Error E = playSequence(*V.M, SpaceName, S.Actions, CI, nullptr);
     resetLLVMOptionsNamedIn(V.Args);
     if (E)
       return std::move(E);
@@ -632,10 +626,38 @@ Expected<EvalRow> evalFunctionMix(const CorpusModule &C, StringRef Arg, const Ev
                           Plan.Take.size(), Plan.Considered, Plan.EstimatedSaving, Bytes,
                           Versions[Best].Bytes, Ships ? "" : " (breaks code_for_unwind)")
                       .str();
-    if (Ships && Bytes < R.Bytes)
+    if (Ships && Bytes < R.Bytes) {
       R.Bytes = Bytes, R.IR = countIRInstructions(**Mixed);
+      if (MixShipped)
+        *MixShipped = true;
+    }
   }
-  R.Seconds = since(Start);
+  return R;
+}
+
+// "funcmix[:MODEL]@EFFORT": the agent's candidates at EFFORT and clang's own pipeline, then
+// their function mix (mixOfVersions); the smaller of the best version and the mix, before the
+// -Oz fallback like agent@E.
+Expected<EvalRow> evalFunctionMix(const CorpusModule &C, StringRef Arg, const EvalRow &Base) {
+  auto [ModelPath, Items] = splitModelAt(Arg);
+  unsigned Effort = 1;
+  if (Items.size() != 1 || Items[0].getAsInteger(10, Effort) || Effort > 2)
+    return createStringError(inconvertibleErrorCode(), "funcmix: expected [MODEL]@EFFORT");
+  Expected<SequenceAgent> Agent = modelFor<SequenceAgent>(ModelPath, C.Target, "model");
+  if (!Agent)
+    return Agent.takeError();
+  Expected<Loaded> L = load(C);
+  if (!L)
+    return L.takeError();
+  auto Start = std::chrono::steady_clock::now();
+  std::vector<SequenceProposal> Chosen = proposalsForEffort(Agent->rank(*L->M), Effort);
+  std::vector<MixSequence> Sequences;
+  for (const SequenceProposal &P : Chosen)
+    if (!(P.Actions.size() == 1 && P.Actions[0] == WholeClangPipelineAction))
+      Sequences.push_back({P.Text, P.Actions});
+  Expected<EvalRow> R = mixOfVersions(*L, Agent->spaceName(), Sequences, Base);
+  if (R)
+    R->Seconds = since(Start);
   return R;
 }
 
@@ -652,6 +674,7 @@ struct GuidedMethod {
   unsigned Evaluations = 6, PerRound = 3, FirstRound = 0;
   bool Mined = false;
   bool StartRanking = false; // next=start: continuations ranked on the start module
+  bool Mix = false;          // mix: then the function mix of clang's and every measured version
 };
 
 Expected<GuidedMethod> parseGuidedMethod(StringRef Arg) {
@@ -661,7 +684,7 @@ Expected<GuidedMethod> parseGuidedMethod(StringRef Arg) {
   auto Bad = [] {
     return createStringError(
         inconvertibleErrorCode(),
-        "guided: expected @EVALS[,k=K][,first=N][,order=mined][,next=start] with EVALS, K, N > "
+        "guided: expected @EVALS[,k=K][,first=N][,order=mined][,next=start][,mix] with EVALS, K, N > "
         "0");
   };
   if (Items[0].getAsInteger(10, G.Evaluations) || G.Evaluations == 0)
@@ -675,6 +698,8 @@ Expected<GuidedMethod> parseGuidedMethod(StringRef Arg) {
         return Bad();
     } else if (Item == "order=mined") {
       G.Mined = true;
+    } else if (Item == "mix") {
+      G.Mix = true;
     } else if (Item == "next=start") {
       G.StartRanking = true;
     } else {
@@ -738,9 +763,36 @@ Expected<EvalRow> evalGuided(const CorpusModule &C, StringRef Arg, const EvalRow
   if (!S->Improvements) {
     R.IR = Base.ClangIR, R.Bytes = Base.ClangBytes;
     R.Sequence = WholeClangPipelineAction;
-    return R;
+  } else {
+    Expected<EvalRow> Found = measureSequence(Env, C, S->Best, R);
+    if (!Found || !G->Mix)
+      return Found;
+    R = *Found;
   }
-  return measureSequence(Env, C, S->Best, R);
+  if (!G->Mix)
+    return R;
+  // Effort 2 as the compiler ships it: the search, then the function mix of every version it
+  // measured (and clang's), kept where smaller.
+  std::vector<MixSequence> Versions;
+  for (const std::vector<size_t> &Seq : S->Measured) {
+    MixSequence V;
+    for (size_t A : Seq)
+      V.Actions.push_back(Env.actions().Actions[A].Name);
+    V.Name = join(V.Actions, " ");
+    Versions.push_back(std::move(V));
+  }
+  bool Shipped = false;
+  Expected<EvalRow> Mixed = mixOfVersions(*L, Agent->spaceName(), Versions, R, &Shipped);
+  if (!Mixed)
+    return Mixed.takeError();
+  // The versions are measured again as clang compiles them; only the mix itself, when it
+  // ships and beats the search's result, changes the row.
+  if (size_t At = Mixed->Sequence.find(" | mix: "); At != std::string::npos)
+    R.Sequence += Mixed->Sequence.substr(At);
+  if (Shipped && Mixed->Bytes < R.Bytes)
+    R.Bytes = Mixed->Bytes, R.IR = Mixed->IR;
+  R.Seconds = since(Start);
+  return R;
 }
 
 // clang's -Oz pipeline with the ML inliner deciding every call site: "inliner" (the model built
@@ -992,7 +1044,7 @@ Expected<MethodSpec> parseMethod(StringRef M) {
   if (M.starts_with("guided")) {
     std::optional<StringRef> Arg = ModelAtArg("guided");
     if (!Arg)
-      return Bad("guided[:MODEL]@EVALS[,k=K][,first=N][,order=mined][,next=start]");
+      return Bad("guided[:MODEL]@EVALS[,k=K][,first=N][,order=mined][,next=start][,mix]");
     if (Expected<GuidedMethod> G = parseGuidedMethod(*Arg); !G)
       return G.takeError();
     return MethodSpec{"guided", *Arg};
@@ -1180,7 +1232,8 @@ int main(int Argc, const char **Argv) {
       "files\n\n"
       "  Methods: oz, os, o0, gcc-os, candidate:NAME, coreset:FILE[:K], random:TRIALSxLENGTH,\n"
       "  greedy:STEPS[,evals=N], agent[:MODEL]@EFFORT[,budget=N[,time=PERCENT]][,inliner[=MODEL]],\n"
-      "  guided[:MODEL]@EVALS[,k=K][,first=N][,order=mined][,next=start], funcmix[:MODEL]@EFFORT,\n"
+      "  guided[:MODEL]@EVALS[,k=K][,first=N][,order=mined][,next=start][,mix],\n"
+      "  funcmix[:MODEL]@EFFORT,\n"
       "  policy:MODEL, perfunc:OPTIONS, inliner[:MODEL], regalloc[:MODEL][,growth=PERCENT].\n"
       "  Rows go to OUT/rows/ (resumable), reports to OUT/report.md and OUT/report.html.\n");
   for (const auto &[Name, Value] : {std::pair{"--corpus", &CorpusDir}, {"--out", &OutDir}})
