@@ -58,8 +58,10 @@
 #include "llvm/Transforms/Utils/Cloning.h"
 #include <chrono>
 #include <limits>
+#include <optional>
 #include <csignal>
 #include <random>
+#include <tuple>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -522,15 +524,22 @@ struct MixSequence {
   std::vector<std::string> Actions;
 };
 
+// What mixOfVersions measured: the smallest version, and the mix where one was built.
+struct MixOutcome {
+  std::string BestName;        // the smallest version ("clang" or its sequence)
+  uint64_t BestBytes = 0, BestIR = 0;
+  std::string Note;            // " | mix: ..." when a mix was built and measured
+  std::optional<std::pair<uint64_t, uint64_t>> Shipped; // its bytes and IR, where it ships
+                                                        // and is smaller than the best version
+};
+
 // The function mix over clang's own pipeline and Sequences (runtime/FunctionMix.h): each
 // version compiled and measured, each non-local function's body taken from the version where
-// it came out smallest, the mix compiled once more. Returns Base with the smaller of the best
-// version and the mix (shipped as the compiler would: within code_for_unwind as measured).
-// Versions are measured twice (with function sections, to tell functions apart, and as clang
-// compiles them).
-Expected<EvalRow> mixOfVersions(Loaded &L, const std::string &SpaceName,
-                                const std::vector<MixSequence> &Sequences, EvalRow R,
-                                bool *MixShipped = nullptr) {
+// it came out smallest, the mix compiled once more and judged as the compiler would (within
+// code_for_unwind as measured, smaller than the best version). Versions are measured twice
+// (with function sections, to tell functions apart, and as clang compiles them).
+Expected<MixOutcome> mixOfVersions(Loaded &L, const std::string &SpaceName,
+                                   const std::vector<MixSequence> &Sequences) {
   Expected<ActionSpace> Space = loadActionSpaces(SpaceName);
   if (!Space)
     return Space.takeError();
@@ -607,9 +616,10 @@ Expected<EvalRow> mixOfVersions(Loaded &L, const std::string &SpaceName,
   // The compiler's default ship rule (code_for_unwind 0), against clang's version.
   MixRule Rule{true, Mix[0].Measured, 0.0};
   FunctionMixPlan Plan = planBestFunctionMix(Mix, Rule);
-  R.Bytes = Versions[Best].Bytes;
-  R.IR = countIRInstructions(*Versions[Best].M);
-  R.Sequence = Versions[Best].Name;
+  MixOutcome Out;
+  Out.BestName = Versions[Best].Name;
+  Out.BestBytes = Versions[Best].Bytes;
+  Out.BestIR = countIRInstructions(*Versions[Best].M);
   if (!Plan.Take.empty()) {
     Expected<std::unique_ptr<Module>> Mixed = buildFunctionMix(Mix, Plan);
     if (!Mixed)
@@ -621,18 +631,15 @@ Expected<EvalRow> mixOfVersions(Loaded &L, const std::string &SpaceName,
     const uint64_t Bytes = MixSize->linkedImageBytes();
     // Shipped as the compiler would: smaller, and within the rule as measured.
     const bool Ships = Rule.allows(double(MixSize->CodeBytes), double(MixSize->UnwindBytes));
-    R.Sequence += formatv(" | mix: {0} of {1} functions moved, estimated -{2}, measured {3} "
-                          "against {4}{5}",
-                          Plan.Take.size(), Plan.Considered, Plan.EstimatedSaving, Bytes,
-                          Versions[Best].Bytes, Ships ? "" : " (breaks code_for_unwind)")
-                      .str();
-    if (Ships && Bytes < R.Bytes) {
-      R.Bytes = Bytes, R.IR = countIRInstructions(**Mixed);
-      if (MixShipped)
-        *MixShipped = true;
-    }
+    Out.Note = formatv(" | mix: {0} of {1} functions moved, estimated -{2}, measured {3} "
+                       "against {4}{5}",
+                       Plan.Take.size(), Plan.Considered, Plan.EstimatedSaving, Bytes,
+                       Versions[Best].Bytes, Ships ? "" : " (breaks code_for_unwind)")
+                   .str();
+    if (Ships && Bytes < Out.BestBytes)
+      Out.Shipped = {Bytes, countIRInstructions(**Mixed)};
   }
-  return R;
+  return Out;
 }
 
 // "funcmix[:MODEL]@EFFORT": the agent's candidates at EFFORT and clang's own pipeline, then
@@ -655,9 +662,13 @@ Expected<EvalRow> evalFunctionMix(const CorpusModule &C, StringRef Arg, const Ev
   for (const SequenceProposal &P : Chosen)
     if (!(P.Actions.size() == 1 && P.Actions[0] == WholeClangPipelineAction))
       Sequences.push_back({P.Text, P.Actions});
-  Expected<EvalRow> R = mixOfVersions(*L, Agent->spaceName(), Sequences, Base);
-  if (R)
-    R->Seconds = since(Start);
+  Expected<MixOutcome> Mix = mixOfVersions(*L, Agent->spaceName(), Sequences);
+  if (!Mix)
+    return Mix.takeError();
+  EvalRow R = Base;
+  R.Sequence = Mix->BestName + Mix->Note;
+  std::tie(R.Bytes, R.IR) = Mix->Shipped.value_or(std::pair{Mix->BestBytes, Mix->BestIR});
+  R.Seconds = since(Start);
   return R;
 }
 
@@ -765,8 +776,8 @@ Expected<EvalRow> evalGuided(const CorpusModule &C, StringRef Arg, const EvalRow
     R.Sequence = WholeClangPipelineAction;
   } else {
     Expected<EvalRow> Found = measureSequence(Env, C, S->Best, R);
-    if (!Found || !G->Mix)
-      return Found;
+    if (!Found)
+      return Found.takeError();
     R = *Found;
   }
   if (!G->Mix)
@@ -781,16 +792,14 @@ Expected<EvalRow> evalGuided(const CorpusModule &C, StringRef Arg, const EvalRow
     V.Name = join(V.Actions, " ");
     Versions.push_back(std::move(V));
   }
-  bool Shipped = false;
-  Expected<EvalRow> Mixed = mixOfVersions(*L, Agent->spaceName(), Versions, R, &Shipped);
-  if (!Mixed)
-    return Mixed.takeError();
+  Expected<MixOutcome> Mix = mixOfVersions(*L, Agent->spaceName(), Versions);
+  if (!Mix)
+    return Mix.takeError();
   // The versions are measured again as clang compiles them; only the mix itself, when it
   // ships and beats the search's result, changes the row.
-  if (size_t At = Mixed->Sequence.find(" | mix: "); At != std::string::npos)
-    R.Sequence += Mixed->Sequence.substr(At);
-  if (Shipped && Mixed->Bytes < R.Bytes)
-    R.Bytes = Mixed->Bytes, R.IR = Mixed->IR;
+  R.Sequence += Mix->Note;
+  if (Mix->Shipped && Mix->Shipped->first < R.Bytes)
+    std::tie(R.Bytes, R.IR) = *Mix->Shipped;
   R.Seconds = since(Start);
   return R;
 }
