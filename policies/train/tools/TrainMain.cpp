@@ -74,6 +74,10 @@ static cl::opt<std::string> ScoreModel("score",
 static cl::opt<bool> FixedOrder("fixed-order",
                                 cl::desc("with --score: also score the table's own column order "
                                          "(link candidates in library order) as a ranking"));
+static cl::opt<std::string> ScoresOut("scores-out",
+                                      cl::desc("with --score: write each row's hash, package "
+                                               "and predictions (in the table's column "
+                                               "order) as JSON lines, for offline studies"));
 static cl::opt<bool> PrintEntities("print-ir2vec-entities",
                                    cl::desc("list the IR2Vec entities in llvm-ir2vec's "
                                             "entity2id format (count, then NAME<tab>ID)"));
@@ -394,6 +398,22 @@ int scoreValue() {
     for (size_t I = 0; I < F.size(); ++I) // library candidates first, in their order
       F[I] = StringRef(T->Sequences[I]).starts_with("link:") ? -float(I) : -1e6f - float(I);
     Fixed.push_back(std::move(F));
+  }
+  if (!ScoresOut.empty()) {
+    std::error_code EC;
+    raw_fd_ostream OS(ScoresOut, EC);
+    if (EC)
+      return fail(ScoresOut + ": " + EC.message());
+    for (size_t I = 0; I < T->Rows.size(); ++I) {
+      json::Array P;
+      for (float V : Scores[I])
+        P.push_back(double(V));
+      OS << json::Value(json::Object{{"hash", T->Rows[I].Hash},
+                                     {"package", T->Rows[I].Package},
+                                     {"sequences", json::Array(T->Sequences)},
+                                     {"scores", std::move(P)}})
+         << "\n";
+    }
   }
   outs() << T->Rows.size() << " rows, " << T->Sequences.size() << " columns\n";
   printFigures("model", scoreChoices(*T, Scores));
