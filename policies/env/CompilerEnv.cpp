@@ -1,6 +1,7 @@
 #include "policies/env/CompilerEnv.h"
 #include "policies/Observation.h"
 #include "runtime/CandidateRunner.h"
+#include "runtime/Decision.h"
 #include "runtime/OptionActions.h"
 #include "runtime/ScopedLLVMOptions.h"
 #include "runtime/PipelineBuilder.h"
@@ -81,7 +82,7 @@ Error CompilerEnv::reset(const Benchmark &B) {
     BitcodeIndex.clear();
     BitcodeBytes = 0;
     InitialBytes.reset();
-    ClangBytes.reset();
+    ClangSize.reset();
     Expected<std::unique_ptr<CodegenContext>> CG = CodegenContext::fromCC1Args(B.CC1Args);
     if (!CG)
       return CG.takeError();
@@ -242,7 +243,7 @@ Expected<Module *> CompilerEnv::module() {
   return Live.get();
 }
 
-Expected<uint64_t> CompilerEnv::bytesOf(Module &M, const std::vector<size_t> &Taken) {
+Expected<ObjectSize> CompilerEnv::sizeOf(Module &M, const std::vector<size_t> &Taken) {
   ++Stats.Codegens;
   applyLLVMArgs(Taken);
   std::unique_ptr<Module> Copy = CloneModule(M); // codegen rewrites the IR it runs on
@@ -251,9 +252,7 @@ Expected<uint64_t> CompilerEnv::bytesOf(Module &M, const std::vector<size_t> &Ta
   SmallVector<char, 0> Object;
   Expected<ObjectSize> Size = Codegen->emitObject(*Copy, Object);
   applyLLVMArgs(Current.OptionsTaken);
-  if (!Size)
-    return Size.takeError();
-  return Size->linkedImageBytes();
+  return Size;
 }
 
 Expected<uint64_t> CompilerEnv::finishedIRInstructions() {
@@ -266,28 +265,56 @@ Expected<uint64_t> CompilerEnv::finishedIRInstructions() {
 }
 
 Expected<uint64_t> CompilerEnv::objectBytes() {
+  Expected<ObjectSize> S = objectSize();
+  if (!S)
+    return S.takeError();
+  return S->linkedImageBytes();
+}
+
+Expected<ObjectSize> CompilerEnv::objectSize() {
   if (!InitialBytes) {
-    Expected<uint64_t> B = bytesOf(*Initial, {});
+    Expected<ObjectSize> B = sizeOf(*Initial, {});
     if (!B)
       return B.takeError();
-    InitialBytes = *B;
+    InitialBytes = B->linkedImageBytes();
   }
   if (Error E = materialize())
     return std::move(E);
-  return bytesOf(*Live, Current.OptionsTaken);
+  return sizeOf(*Live, Current.OptionsTaken);
 }
 
 Expected<uint64_t> CompilerEnv::clangObjectBytes() {
-  if (!ClangBytes) {
+  Expected<ObjectSize> S = clangObjectSize();
+  if (!S)
+    return S.takeError();
+  return S->linkedImageBytes();
+}
+
+Expected<ObjectSize> CompilerEnv::clangObjectSize() {
+  if (!ClangSize) {
     std::unique_ptr<Module> Clang = CloneModule(*Pristine);
     if (Error E = Runner->run(*Clang, "default"))
       return std::move(E);
-    Expected<uint64_t> B = bytesOf(*Clang, {});
+    Expected<ObjectSize> B = sizeOf(*Clang, {});
     if (!B)
       return B.takeError();
-    ClangBytes = *B;
+    ClangSize = *B;
   }
-  return *ClangBytes;
+  return *ClangSize;
+}
+
+Expected<uint64_t> CompilerEnv::shippedBytes() {
+  Expected<ObjectSize> Clang = clangObjectSize();
+  if (!Clang)
+    return Clang.takeError();
+  Expected<ObjectSize> Now = objectSize();
+  if (!Now)
+    return Now.takeError();
+  // The compiler judges only a candidate that would win (runtime/Decision.cpp, chooseWinner).
+  if (Now->linkedImageBytes() < Clang->linkedImageBytes() &&
+      brokenShipRule(*Now, *Clang, ShipRules{}))
+    return Clang->linkedImageBytes();
+  return Now->linkedImageBytes();
 }
 
 } // namespace smartcc

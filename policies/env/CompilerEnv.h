@@ -90,6 +90,14 @@ public:
   // actions taken so far; and of clang's own -O pipeline on the initial module.
   llvm::Expected<uint64_t> objectBytes();
   llvm::Expected<uint64_t> clangObjectBytes();
+  // The same objects by section class (code, unwind tables, data, FDEs).
+  llvm::Expected<ObjectSize> objectSize();
+  llvm::Expected<ObjectSize> clangObjectSize();
+  // The current state's image bytes as the compiler would ship them: where its object is
+  // smaller than clang's but breaks the compiler's default ship rules (runtime/Decision.h: no
+  // RAM growth, no code bought with unwind tables), clang's object ships, so clang's bytes.
+  // Objective::ShippedBytes: what the compiler's users get, not what the candidate measures.
+  llvm::Expected<uint64_t> shippedBytes();
   // The module of the current state (materialized on demand).
   llvm::Expected<llvm::Module *> module();
 
@@ -119,7 +127,7 @@ private:
   llvm::Error materialize();
   llvm::Error applyAction(llvm::Module &M, const Action &A);
   void rememberBitcode(uint64_t Hash, llvm::Module &M);
-  llvm::Expected<uint64_t> bytesOf(llvm::Module &M, const std::vector<size_t> &Options);
+  llvm::Expected<ObjectSize> sizeOf(llvm::Module &M, const std::vector<size_t> &Options);
   void applyLLVMArgs(const std::vector<size_t> &Options);
 
   ActionSpace Space;
@@ -136,7 +144,8 @@ private:
   State Current, Start;
   bool LiveIsCurrent = false;
   uint64_t InitialIR = 0, ClangIR = 0;
-  std::optional<uint64_t> InitialBytes, ClangBytes, LastBytes;
+  std::optional<uint64_t> InitialBytes, LastBytes;
+  std::optional<ObjectSize> ClangSize;
   std::vector<size_t> History;
   uint64_t PrevIR = 0;
   std::unordered_map<std::pair<uint64_t, size_t>, Transition, PairHash> Transitions;

@@ -68,9 +68,22 @@ Expected<SearchResult> startSearch(CompilerEnv &Env, const Benchmark &B, Objecti
 
 } // namespace
 
+Expected<Objective> parseObjective(StringRef Name) {
+  if (Name == "ir")
+    return Objective::IRInstructions;
+  if (Name == "bytes")
+    return Objective::ObjectBytes;
+  if (Name == "shipped")
+    return Objective::ShippedBytes;
+  return createStringError(inconvertibleErrorCode(),
+                           "unknown objective '" + Name + "' (ir, bytes or shipped)");
+}
+
 Expected<uint64_t> objectiveValue(CompilerEnv &Env, Objective O) {
   if (O == Objective::IRInstructions)
     return Env.finishedIRInstructions();
+  if (O == Objective::ShippedBytes)
+    return Env.shippedBytes();
   return Env.objectBytes();
 }
 

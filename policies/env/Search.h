@@ -15,7 +15,12 @@
 
 namespace smartcc {
 
-enum class Objective { IRInstructions, ObjectBytes };
+// What a search minimizes: "ir" (finished IR instructions, the papers'), "bytes" (the object's
+// linked image bytes) or "shipped" (those bytes as the compiler ships them: a result that is
+// smaller than clang's but breaks the default ship rules counts as clang's, which ships
+// instead; CompilerEnv::shippedBytes).
+enum class Objective { IRInstructions, ObjectBytes, ShippedBytes };
+llvm::Expected<Objective> parseObjective(llvm::StringRef Name);
 
 struct SearchResult {
   std::vector<size_t> Best;   // the best sequence found (empty = the starting state)

@@ -5,6 +5,7 @@
 #include "policies/env/ContainedEvaluation.h"
 #include "policies/env/EnvWorker.h"
 #include "policies/env/Search.h"
+#include "runtime/Decision.h"
 #include "runtime/SizeMeasurer.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -54,11 +55,29 @@ protected:
     }
     SameIR = new Benchmark(
         smartcc::testing::harvestForTest(Same, TempDir, TempDir + "/same-ir-clang.o"));
+    // Small helpers that -Os's pipeline inlines and -Oz's keeps: inlined, the code grows a
+    // little and the helpers' unwind entries go, so the image shrinks while the code grows,
+    // which the compiler's ship rule code_for_unwind refuses.
+    std::string Inl = TempDir + "/inline-for-unwind.c";
+    {
+      std::error_code EC;
+      raw_fd_ostream OS(Inl, EC);
+      OS << "static int mix(int a, int b) { return (a * 31) ^ (b >> 3) ^ (a + b * 7); }\n"
+            "static int fold(int a, int b) { return (a << 5) - (b * 3) + (a ^ b); }\n"
+            "static int clampi(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }\n"
+            "int first(int *v, int n) { int h = 0; for (int i = 0; i < n; ++i) h = mix(h, v[i]);"
+            " return clampi(h, -9, 99); }\n"
+            "int second(int *v, int n) { int h = 1; for (int i = 0; i < n; ++i)"
+            " h = fold(h, v[i]) + mix(v[i], h); return clampi(h, 0, 7); }\n"
+            "int third(int a, int b) { return fold(a, b) + clampi(a, b, 100); }\n";
+    }
+    UnwindTrade = new Benchmark(smartcc::testing::harvestForTest(Inl, TempDir));
   }
   static void TearDownTestSuite() {
     sys::fs::remove_directories(TempDir);
     delete Interp;
     delete SameIR;
+    delete UnwindTrade;
   }
   static CompilerEnv makeEnv(EnvOptions Opts = EnvOptions()) {
     Expected<ActionSpace> Space = loadActionSpaces("macro+options");
@@ -67,9 +86,11 @@ protected:
   }
   static Benchmark *Interp;
   static Benchmark *SameIR;
+  static Benchmark *UnwindTrade;
 };
 Benchmark *CompilerEnvTest::Interp = nullptr;
 Benchmark *CompilerEnvTest::SameIR = nullptr;
+Benchmark *CompilerEnvTest::UnwindTrade = nullptr;
 
 TEST_F(CompilerEnvTest, ClangDefaultMacroReachesClangsIRAndRewardOne) {
   CompilerEnv Env = makeEnv();
@@ -301,6 +322,54 @@ TEST_F(CompilerEnvTest, SequencesMeasureTheSameWhateverRanBefore) {
     }
   }
   }
+}
+
+// The shipped objective: a result smaller than clang's that breaks the compiler's ship rules
+// counts as clang's (the compiler would ship clang's object); any other result as itself.
+TEST_F(CompilerEnvTest, ShippedBytesFollowTheCompilersShipRules) {
+  CompilerEnv Env = makeEnv();
+  ASSERT_FALSE(bool(Env.reset(*UnwindTrade)));
+  ASSERT_FALSE(Env.step(size_t(Env.actions().indexOf("clang-default-os"))).Failed);
+  Expected<ObjectSize> Os = Env.objectSize();
+  Expected<ObjectSize> Oz = Env.clangObjectSize();
+  ASSERT_TRUE(Os && Oz);
+  // -Os inlined the helpers: a smaller image, bought with code.
+  ASSERT_LT(Os->linkedImageBytes(), Oz->linkedImageBytes());
+  ASSERT_GT(Os->CodeBytes, Oz->CodeBytes);
+  ASSERT_LT(Os->UnwindBytes + 8 * Os->FDEs, Oz->UnwindBytes + 8 * Oz->FDEs);
+  Expected<uint64_t> Shipped = Env.shippedBytes();
+  ASSERT_TRUE(bool(Shipped));
+  EXPECT_EQ(*Shipped, Oz->linkedImageBytes());
+  Expected<uint64_t> Raw = Env.objectBytes();
+  ASSERT_TRUE(bool(Raw));
+  EXPECT_EQ(*Raw, Os->linkedImageBytes());
+  // Through the searches' objective, in a contained evaluation: the same.
+  const std::vector<std::vector<size_t>> Seqs = {
+      {size_t(Env.actions().indexOf("clang-default-os"))},
+      {size_t(Env.actions().indexOf("clang-default"))}};
+  Expected<SearchResult> R = bestOf(Env, *UnwindTrade, Seqs, Objective::ShippedBytes);
+  ASSERT_TRUE(bool(R)) << toString(R.takeError());
+  ASSERT_TRUE(R->Values[0] && R->Values[1]);
+  EXPECT_EQ(*R->Values[0], Oz->linkedImageBytes());
+  EXPECT_EQ(R->ClangValue, Oz->linkedImageBytes());
+  Expected<SearchResult> Bytes = bestOf(Env, *UnwindTrade, Seqs, Objective::ObjectBytes);
+  ASSERT_TRUE(bool(Bytes));
+  EXPECT_EQ(*Bytes->Values[0], Os->linkedImageBytes());
+  // Where nothing is traded, shipped bytes are the result's own, larger or smaller.
+  for (const char *Name : {"clang-default", "clang-optimization", "clang-default-os"}) {
+    ASSERT_FALSE(bool(Env.reset(*Interp)));
+    ASSERT_FALSE(Env.step(size_t(Env.actions().indexOf(Name))).Failed);
+    Expected<ObjectSize> Own = Env.objectSize(), Clang = Env.clangObjectSize();
+    Expected<uint64_t> S = Env.shippedBytes();
+    ASSERT_TRUE(Own && Clang && S);
+    const bool Refused = Own->linkedImageBytes() < Clang->linkedImageBytes() &&
+                         brokenShipRule(*Own, *Clang, ShipRules{});
+    EXPECT_EQ(*S, Refused ? Clang->linkedImageBytes() : Own->linkedImageBytes()) << Name;
+  }
+  EXPECT_TRUE(bool(parseObjective("shipped")));
+  Expected<Objective> Bad = parseObjective("smaller");
+  ASSERT_FALSE(bool(Bad));
+  EXPECT_EQ(toString(Bad.takeError()), "unknown objective 'smaller' (ir, bytes or shipped)");
 }
 
 // Guided search: clang's output is the free start, the proposer is asked at the start and again

@@ -44,7 +44,9 @@ static cl::opt<unsigned> Top("top", cl::desc("best sequences kept per module"), 
 static cl::opt<unsigned> K("k", cl::desc("core set size"), cl::init(20));
 static cl::opt<std::string> SpaceName("space", cl::desc("action space"),
                                       cl::init("autophase+macro+options"));
-static cl::opt<std::string> ObjectiveName("objective", cl::desc("bytes or ir"),
+static cl::opt<std::string> ObjectiveName("objective",
+                                          cl::desc("bytes, shipped (bytes as the compiler's "
+                                                   "ship rules let them ship) or ir"),
                                           cl::init("bytes"));
 static cl::opt<unsigned> Jobs("jobs", cl::desc("modules at once"), cl::init(2));
 static cl::opt<std::string> SearchName("search",
@@ -62,9 +64,8 @@ static cl::opt<unsigned> Seed("seed", cl::desc("random seed"), cl::init(1));
 
 namespace {
 
-Objective objective() {
-  return ObjectiveName == "ir" ? Objective::IRInstructions : Objective::ObjectBytes;
-}
+Objective TheObjective = Objective::ObjectBytes; // --objective, checked in main
+Objective objective() { return TheObjective; }
 
 std::vector<size_t> indices(const ActionSpace &S, StringRef Names) {
   std::vector<size_t> Seq;
@@ -189,6 +190,12 @@ int main(int Argc, const char **Argv) {
            << (Corpus ? toString(Space.takeError()) : toString(Corpus.takeError())) << "\n";
     return 1;
   }
+  if (Expected<Objective> O = parseObjective(ObjectiveName)) {
+    TheObjective = *O;
+  } else {
+    errs() << "smartcc-coreset: error: " << toString(O.takeError()) << "\n";
+    return 1;
+  }
   std::vector<CorpusModule> Mods = std::move(*Corpus);
   if (!HashesFile.empty())
     if (Error E = keepListedModules(Mods, HashesFile)) {
@@ -208,12 +215,26 @@ int main(int Argc, const char **Argv) {
       errs() << "smartcc-coreset: error: " << toString(CoreSet.takeError()) << "\n";
       return 1;
     }
-    // The table's own copy of its core set, so that the directory is self-describing.
+    // The table's own copy of its core set, so that the directory is self-describing; its
+    // "objective" says what the table measured (a set mined in bytes may be measured as
+    // shipped).
     sys::fs::create_directories(OutDir);
-    if (CoreSetFile != OutDir + "/coreset.json" &&
-        sys::fs::copy_file(CoreSetFile, OutDir + "/coreset.json")) {
-      errs() << "smartcc-coreset: error: cannot write " << OutDir << "/coreset.json\n";
-      return 1;
+    if (CoreSetFile != OutDir + "/coreset.json") {
+      ErrorOr<std::unique_ptr<MemoryBuffer>> B = MemoryBuffer::getFile(CoreSetFile);
+      Expected<json::Value> V = B ? json::parse((*B)->getBuffer())
+                                  : Expected<json::Value>(errorCodeToError(B.getError()));
+      if (!V || !V->getAsObject()) {
+        errs() << "smartcc-coreset: error: " << CoreSetFile << ": "
+               << (V ? "not a JSON object" : toString(V.takeError())) << "\n";
+        return 1;
+      }
+      (*V->getAsObject())["objective"] = ObjectiveName.getValue();
+      std::string Text;
+      raw_string_ostream(Text) << *V << "\n";
+      if (!writeAtomically(OutDir + "/coreset.json", Text)) {
+        errs() << "smartcc-coreset: error: cannot write " << OutDir << "/coreset.json\n";
+        return 1;
+      }
     }
     measureTable(*Space, TableMods, *CoreSet);
     return 0;

@@ -86,7 +86,9 @@ static cl::list<std::string> Methods("method", cl::desc("method to evaluate (rep
                                      cl::cat(EvalOptions));
 static cl::opt<std::string> SpaceName("space", cl::desc("action space for searches"),
                                       cl::init("macro+options"), cl::cat(EvalOptions));
-static cl::opt<std::string> ObjectiveName("objective", cl::desc("search objective: bytes or ir"),
+static cl::opt<std::string> ObjectiveName("objective",
+                                          cl::desc("search objective: bytes, shipped (bytes "
+                                                   "as the ship rules let them ship) or ir"),
                                           cl::init("bytes"), cl::cat(EvalOptions));
 static cl::opt<std::string> HashesFile("hashes", cl::desc("evaluate only these module hashes"),
                                        cl::cat(EvalOptions));
@@ -153,8 +155,11 @@ Error optimizeAndMeasure(Loaded &L, const CandidateSpec &Spec, EvalRow &R) {
 }
 
 // Replays Seq and records its finished IR and object bytes (and the sequence) in R.
+// With the shipped objective, the bytes are those the compiler would ship (clang's where the
+// sequence's smaller object breaks the ship rules).
 Expected<EvalRow> measureSequence(CompilerEnv &Env, const CorpusModule &C,
-                                  const std::vector<size_t> &Seq, EvalRow R) {
+                                  const std::vector<size_t> &Seq, EvalRow R,
+                                  Objective O = Objective::ObjectBytes) {
   if (Error E = Env.reset(C.Bench))
     return std::move(E);
   for (size_t A : Seq)
@@ -164,7 +169,8 @@ Expected<EvalRow> measureSequence(CompilerEnv &Env, const CorpusModule &C,
   if (!IR)
     return IR.takeError();
   R.IR = *IR;
-  Expected<uint64_t> Bytes = Env.objectBytes();
+  Expected<uint64_t> Bytes =
+      O == Objective::ShippedBytes ? Env.shippedBytes() : Env.objectBytes();
   if (!Bytes)
     return Bytes.takeError();
   R.Bytes = *Bytes;
@@ -182,8 +188,12 @@ std::vector<size_t> sequenceIndices(const ActionSpace &Space,
 
 // What a core set or model was mined or trained for: metadata "objective", bytes by default.
 Objective objectiveOf(const json::Object &Meta) {
-  return Meta.getString("objective").value_or("bytes") == "ir" ? Objective::IRInstructions
-                                                               : Objective::ObjectBytes;
+  Expected<Objective> O = parseObjective(Meta.getString("objective").value_or("bytes"));
+  if (!O) {
+    consumeError(O.takeError());
+    return Objective::ObjectBytes;
+  }
+  return *O;
 }
 
 // A candidate (from smartcc's library, the agent's proposals, the ML inliner's) as the
@@ -300,7 +310,7 @@ Expected<EvalRow> evalCoreset(const CorpusModule &C, StringRef Arg, const EvalRo
     return S.takeError();
   R.Seconds = since(Start);
   R.Rejected = S->Rejected, R.Rejection = S->FirstRejection;
-  return measureSequence(Env, C, S->Best, R);
+  return measureSequence(Env, C, S->Best, R, Obj);
 }
 
 // clang at another size level on the same code: "os" (-Os: the functions lose `minsize`, the
@@ -775,7 +785,7 @@ Expected<EvalRow> evalGuided(const CorpusModule &C, StringRef Arg, const EvalRow
     R.IR = Base.ClangIR, R.Bytes = Base.ClangBytes;
     R.Sequence = WholeClangPipelineAction;
   } else {
-    Expected<EvalRow> Found = measureSequence(Env, C, S->Best, R);
+    Expected<EvalRow> Found = measureSequence(Env, C, S->Best, R, O);
     if (!Found)
       return Found.takeError();
     R = *Found;
@@ -946,25 +956,27 @@ Expected<EvalRow> evalSearch(const CorpusModule &C, StringRef Kind, StringRef Ar
   Expected<ActionSpace> Space = loadActionSpaces(SpaceName);
   if (!Space)
     return Space.takeError();
-  Objective O = ObjectiveName == "ir" ? Objective::IRInstructions : Objective::ObjectBytes;
+  Expected<Objective> O = parseObjective(ObjectiveName);
+  if (!O)
+    return O.takeError();
   CompilerEnv Env(std::move(*Space), EnvOptions{RewardKind::IRInstructions, 1000});
   auto Start = std::chrono::steady_clock::now();
   Expected<SearchResult> S = createStringError(inconvertibleErrorCode(), "bad method");
   if (Kind == "random") {
     auto [Trials, Length] = Arg.split('x');
     S = randomSearch(Env, C.Bench, unsigned(std::stoul(Trials.str())),
-                     unsigned(std::stoul(Length.str())), Seed, O);
+                     unsigned(std::stoul(Length.str())), Seed, *O);
   } else if (Kind == "greedy") { // STEPS[,evals=N]
     auto [Steps, Cap] = Arg.split(',');
     Cap.consume_front("evals=");
-    S = greedySearch(Env, C.Bench, unsigned(std::stoul(Steps.str())), O, {},
+    S = greedySearch(Env, C.Bench, unsigned(std::stoul(Steps.str())), *O, {},
                      Cap.empty() ? 0 : std::stoull(Cap.str()), Seed);
   }
   if (!S)
     return S.takeError();
   R.Seconds = since(Start);
   R.Rejected = S->Rejected, R.Rejection = S->FirstRejection;
-  return measureSequence(Env, C, S->Best, R);
+  return measureSequence(Env, C, S->Best, R, *O);
 }
 
 // gcc -Os object sizes recorded at harvest time (harvest_gcc), by directory and source.
@@ -1245,6 +1257,10 @@ int main(int Argc, const char **Argv) {
       "  funcmix[:MODEL]@EFFORT,\n"
       "  policy:MODEL, perfunc:OPTIONS, inliner[:MODEL], regalloc[:MODEL][,growth=PERCENT].\n"
       "  Rows go to OUT/rows/ (resumable), reports to OUT/report.md and OUT/report.html.\n");
+  if (Expected<Objective> O = parseObjective(ObjectiveName); !O) {
+    errs() << "smartcc-eval: error: --objective: " << toString(O.takeError()) << "\n";
+    return 1;
+  }
   for (const auto &[Name, Value] : {std::pair{"--corpus", &CorpusDir}, {"--out", &OutDir}})
     if (Value->empty()) {
       errs() << "smartcc-eval: error: " << Name << " is required\n";
