@@ -28,6 +28,12 @@ print("| trainer | `smartcc-train --trainer value` (policies/train/SequenceValue
 print("| inputs / outputs | %d log-Autophase features / %d core-set sequences |" %
       (meta["input_size"], len(meta["sequences"])))
 print("| action space | %s |" % meta["space"])
+objective = meta.get("objective", "bytes")
+print("| objective | %s |" % {
+    "shipped": "`shipped`: image bytes as the compiler ships them (a sequence smaller than clang's "
+               "that breaks the default ship rules counts as clang's: clang's object ships)",
+    "bytes": "`bytes`: image bytes of each sequence's object, ship rules aside"}.get(
+        objective, "`%s`" % objective))
 print("| size | %d bytes |" % os.path.getsize(model))
 print("| seed | %s |" % meta.get("seed"))
 print("| epochs | %s of %d (best on validation) |" % (meta.get("epoch"), len(metrics)))
@@ -58,7 +64,8 @@ for i, s in enumerate(meta["sequences"]):
     print("%2d. `%s`" % (i + 1, s))
 print()
 print("## Figures (image bytes of the object: file-backed allocated sections and the unwind "
-      "tables linking adds; clang-22 -Oz / chosen; never worse = -Oz kept when smaller)")
+      "tables linking adds%s; clang-22 -Oz / chosen; never worse = -Oz kept when smaller)" %
+      (", as shipped" if objective == "shipped" else ""))
 print()
 print("Train and validation: the value tables (each core-set sequence really compiled); the "
       "single trial is the first choice before the -Oz fallback.")

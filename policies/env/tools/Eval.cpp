@@ -516,8 +516,10 @@ Expected<EvalRow> evalAgent(const CorpusModule &C, const Config &Cfg, StringRef 
         return std::move(E);
       continue;
     }
+    // --objective shipped: a proposal that breaks the ship rules measures clang's bytes.
     std::vector<size_t> Seq = sequenceIndices(Env.actions(), P.Actions);
-    if (Error E = KeepProposal(P, measureSequence(Env, C, Seq, Base)))
+    if (Error E = KeepProposal(P, measureSequence(Env, C, Seq, Base,
+                                                  cantFail(parseObjective(ObjectiveName)))))
       return std::move(E);
   }
   R = *Best;
