@@ -264,12 +264,13 @@ Expected<uint64_t> CompilerEnv::finishedIRInstructions() {
   return countIRInstructions(*Copy);
 }
 
-Expected<uint64_t> CompilerEnv::objectBytes() {
-  Expected<ObjectSize> S = objectSize();
+static Expected<uint64_t> linkedBytes(Expected<ObjectSize> S) {
   if (!S)
     return S.takeError();
   return S->linkedImageBytes();
 }
+
+Expected<uint64_t> CompilerEnv::objectBytes() { return linkedBytes(objectSize()); }
 
 Expected<ObjectSize> CompilerEnv::objectSize() {
   if (!InitialBytes) {
@@ -283,12 +284,7 @@ Expected<ObjectSize> CompilerEnv::objectSize() {
   return sizeOf(*Live, Current.OptionsTaken);
 }
 
-Expected<uint64_t> CompilerEnv::clangObjectBytes() {
-  Expected<ObjectSize> S = clangObjectSize();
-  if (!S)
-    return S.takeError();
-  return S->linkedImageBytes();
-}
+Expected<uint64_t> CompilerEnv::clangObjectBytes() { return linkedBytes(clangObjectSize()); }
 
 Expected<ObjectSize> CompilerEnv::clangObjectSize() {
   if (!ClangSize) {
