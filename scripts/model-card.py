@@ -47,9 +47,10 @@ print("| source commit | %s |" % commit)
 # A core set mined in this run's directory (train-agent.sh's mine stage) is part of the recipe;
 # otherwise the tables were built from an earlier model's core set.
 if os.path.exists(os.path.join(d, "coreset", "coreset.json")):
-    print("| reproduce | `TABLE_MODULES=1000 bash scripts/train-agent.sh %s lists mine tables train "
-          "ship` (these split lists; the core set mined on the training split; `eval` adds "
-          "smartcc-eval) |" % target)
+    mined = json.load(open(os.path.join(d, "coreset", "coreset.json"))).get("objective", "bytes")
+    print("| reproduce | `%sTABLE_MODULES=1000 bash scripts/train-agent.sh %s lists mine tables "
+          "train ship` (these split lists; the core set mined on the training split; `eval` adds "
+          "smartcc-eval) |" % ("" if mined == "bytes" else "MINE_OBJECTIVE=%s " % mined, target))
 else:
     print("| reproduce | `CORESET_FROM_MODEL=1 TABLE_MODULES=1000 bash scripts/train-agent.sh %s "
           "lists tables train ship` (this core set and split lists; `mine` mines a new core set, "

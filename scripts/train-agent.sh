@@ -5,7 +5,8 @@
 # policies/models/TARGET.smm, every stage resumable (rerun the same command to continue):
 #   lists  module hashes of the train / validation / eval splits: the shipped model's
 #          (policies/models/splits), or fresh ones (harvest-corpus.py hashes) with REFRESH_LISTS=1
-#   mine   smartcc-coreset: greedy search (3 steps, macro+options space, image bytes) on 150
+#   mine   smartcc-coreset: greedy search (3 steps, macro+options space, image bytes in
+#          MINE_OBJECTIVE: `bytes`, as the shipped sets were mined, or `shipped`) on 150
 #          training modules, every found sequence measured on all 150, a core set of 16 picked
 #          greedily by never-worse geomean; clang-default-os variants appended (-Os headroom)
 #   tables the value tables: the core set measured on TABLE_MODULES training modules and on
@@ -35,6 +36,7 @@ TABLE_MODULES=${TABLE_MODULES:-600}
 # What the tables measure: `shipped` (image bytes as the compiler ships them: a sequence smaller
 # than clang's that breaks the default ship rules counts as clang's) or `bytes` (ship rules aside).
 TABLE_OBJECTIVE=${TABLE_OBJECTIVE:-shipped}
+MINE_OBJECTIVE=${MINE_OBJECTIVE:-bytes}
 EVAL_MODULES=${EVAL_MODULES:-400}
 mkdir -p "$D"
 has() { [[ " $STAGES " == *" $1 "* ]]; }
@@ -55,7 +57,7 @@ fi
 
 if has mine; then
   "$BIN/smartcc-coreset" --corpus "$C/train-pool" --hashes "$D/train.txt" --out "$D/coreset" \
-    --modules 150 --search greedy:3 --k 16 --space macro+options --objective bytes --jobs 2 \
+    --modules 150 --search greedy:3 --k 16 --space macro+options --objective "$MINE_OBJECTIVE" --jobs 2 \
     --seed 1
   # The mined set plus clang -Os variants: -Os is smaller than -Oz on a large share of TUs, an
   # action the first mining did not have.

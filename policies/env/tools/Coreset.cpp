@@ -10,7 +10,7 @@
 //   smartcc-coreset --corpus DIR --hashes TRAIN.txt --out DIR [--modules 100] [--trials 20]
 //                   [--length 20] [--top 3] [--k 20] [--space autophase+macro+options]
 //                   [--search random|greedy:N] [--table-modules N] [--coreset FILE]
-//                   [--objective bytes|ir] [--jobs 2] [--seed 1]
+//                   [--objective bytes|shipped|ir] [--jobs 2] [--seed 1]
 #include "ModulePool.h"
 #include "policies/Observation.h"
 #include "policies/env/Search.h"
