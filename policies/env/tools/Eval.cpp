@@ -92,6 +92,8 @@ static cl::opt<std::string> ObjectiveName("objective",
                                           cl::init("bytes"), cl::cat(EvalOptions));
 static cl::opt<std::string> HashesFile("hashes", cl::desc("evaluate only these module hashes"),
                                        cl::cat(EvalOptions));
+// --objective, parsed once in main (a bad name is an error before any module runs).
+static Objective TheObjective = Objective::ObjectBytes;
 static cl::opt<std::string> TargetFilter("target",
                                          cl::desc("only modules whose triple starts with this"),
                                          cl::cat(EvalOptions));
@@ -518,8 +520,7 @@ Expected<EvalRow> evalAgent(const CorpusModule &C, const Config &Cfg, StringRef 
     }
     // --objective shipped: a proposal that breaks the ship rules measures clang's bytes.
     std::vector<size_t> Seq = sequenceIndices(Env.actions(), P.Actions);
-    if (Error E = KeepProposal(P, measureSequence(Env, C, Seq, Base,
-                                                  cantFail(parseObjective(ObjectiveName)))))
+    if (Error E = KeepProposal(P, measureSequence(Env, C, Seq, Base, TheObjective)))
       return std::move(E);
   }
   R = *Best;
@@ -958,27 +959,24 @@ Expected<EvalRow> evalSearch(const CorpusModule &C, StringRef Kind, StringRef Ar
   Expected<ActionSpace> Space = loadActionSpaces(SpaceName);
   if (!Space)
     return Space.takeError();
-  Expected<Objective> O = parseObjective(ObjectiveName);
-  if (!O)
-    return O.takeError();
   CompilerEnv Env(std::move(*Space), EnvOptions{RewardKind::IRInstructions, 1000});
   auto Start = std::chrono::steady_clock::now();
   Expected<SearchResult> S = createStringError(inconvertibleErrorCode(), "bad method");
   if (Kind == "random") {
     auto [Trials, Length] = Arg.split('x');
     S = randomSearch(Env, C.Bench, unsigned(std::stoul(Trials.str())),
-                     unsigned(std::stoul(Length.str())), Seed, *O);
+                     unsigned(std::stoul(Length.str())), Seed, TheObjective);
   } else if (Kind == "greedy") { // STEPS[,evals=N]
     auto [Steps, Cap] = Arg.split(',');
     Cap.consume_front("evals=");
-    S = greedySearch(Env, C.Bench, unsigned(std::stoul(Steps.str())), *O, {},
+    S = greedySearch(Env, C.Bench, unsigned(std::stoul(Steps.str())), TheObjective, {},
                      Cap.empty() ? 0 : std::stoull(Cap.str()), Seed);
   }
   if (!S)
     return S.takeError();
   R.Seconds = since(Start);
   R.Rejected = S->Rejected, R.Rejection = S->FirstRejection;
-  return measureSequence(Env, C, S->Best, R, *O);
+  return measureSequence(Env, C, S->Best, R, TheObjective);
 }
 
 // gcc -Os object sizes recorded at harvest time (harvest_gcc), by directory and source.
@@ -1259,7 +1257,9 @@ int main(int Argc, const char **Argv) {
       "  funcmix[:MODEL]@EFFORT,\n"
       "  policy:MODEL, perfunc:OPTIONS, inliner[:MODEL], regalloc[:MODEL][,growth=PERCENT].\n"
       "  Rows go to OUT/rows/ (resumable), reports to OUT/report.md and OUT/report.html.\n");
-  if (Expected<Objective> O = parseObjective(ObjectiveName); !O) {
+  if (Expected<Objective> O = parseObjective(ObjectiveName)) {
+    TheObjective = *O;
+  } else {
     errs() << "smartcc-eval: error: --objective: " << toString(O.takeError()) << "\n";
     return 1;
   }

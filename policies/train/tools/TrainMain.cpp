@@ -76,8 +76,9 @@ static cl::opt<bool> FixedOrder("fixed-order",
                                          "(link candidates in library order) as a ranking"));
 static cl::opt<std::string> ScoresOut("scores-out",
                                       cl::desc("with --score: write each row's hash, package "
-                                               "and predictions (in the table's column "
-                                               "order) as JSON lines, for offline studies"));
+                                               "and predictions (in the model's column "
+                                               "order, named) as JSON lines, for offline "
+                                               "studies"));
 static cl::opt<bool> PrintEntities("print-ir2vec-entities",
                                    cl::desc("list the IR2Vec entities in llvm-ir2vec's "
                                             "entity2id format (count, then NAME<tab>ID)"));
