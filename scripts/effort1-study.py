@@ -145,9 +145,13 @@ class Study:
         d = sorted((dist(i), i) for i in range(len(self.train)) if self.train[i]["hash"] != hash_)
         return [i for _, i in d[:self.knn]]
 
-    def knn_triple(self, r):
+    def near_in_observation(self, r):  # the training TUs nearest in standardized Autophase
         z = self.std(r)
-        near = self.neighbours(lambda i: sum((a - b) ** 2 for a, b in zip(z, self.z[i])), r["hash"])
+        return self.neighbours(lambda i: sum((a - b) ** 2 for a, b in zip(z, self.z[i])),
+                               r["hash"])
+
+    def knn_triple(self, r):
+        near = self.near_in_observation(r)
         # The neighbours' mean, shrunk toward the whole training table's (weight 1).
         t = max(range(len(self.triples)),
                 key=lambda t: sum(self.tg[i][t] for i in near) / max(1, len(near)) + self.glob[t])
@@ -258,8 +262,7 @@ def main():
         f = first_choice(r)
         if f == safe:
             return f
-        z = st.std(r)
-        near = st.neighbours(lambda i: sum((a - b) ** 2 for a, b in zip(z, st.z[i])), r["hash"])
+        near = st.near_in_observation(r)
         diff = sum(single(st.train[i], f) - single(st.train[i], safe) for i in near)
         return f if diff >= 0 else safe
 
