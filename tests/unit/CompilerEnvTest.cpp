@@ -55,23 +55,11 @@ protected:
     }
     SameIR = new Benchmark(
         smartcc::testing::harvestForTest(Same, TempDir, TempDir + "/same-ir-clang.o"));
-    // Small helpers that -Os's pipeline inlines and -Oz's keeps: inlined, the code grows a
-    // little and the helpers' unwind entries go, so the image shrinks while the code grows,
-    // which the compiler's ship rule code_for_unwind refuses.
-    std::string Inl = TempDir + "/inline-for-unwind.c";
-    {
-      std::error_code EC;
-      raw_fd_ostream OS(Inl, EC);
-      OS << "static int mix(int a, int b) { return (a * 31) ^ (b >> 3) ^ (a + b * 7); }\n"
-            "static int fold(int a, int b) { return (a << 5) - (b * 3) + (a ^ b); }\n"
-            "static int clampi(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }\n"
-            "int first(int *v, int n) { int h = 0; for (int i = 0; i < n; ++i) h = mix(h, v[i]);"
-            " return clampi(h, -9, 99); }\n"
-            "int second(int *v, int n) { int h = 1; for (int i = 0; i < n; ++i)"
-            " h = fold(h, v[i]) + mix(v[i], h); return clampi(h, 0, 7); }\n"
-            "int third(int a, int b) { return fold(a, b) + clampi(a, b, 100); }\n";
-    }
-    UnwindTrade = new Benchmark(smartcc::testing::harvestForTest(Inl, TempDir));
+    // Small helpers that -Os's pipeline compiles into a smaller image with more code (the
+    // unwind entries shrink while the code grows), which the compiler's ship rule
+    // code_for_unwind refuses.
+    UnwindTrade = new Benchmark(smartcc::testing::harvestForTest(
+        std::string(SMARTCC_TEST_SOURCE_DIR) + "/lit/Inputs/unwind-trade.c", TempDir));
   }
   static void TearDownTestSuite() {
     sys::fs::remove_directories(TempDir);

@@ -32,6 +32,7 @@
 #include "runtime/CandidateRunner.h"
 #include "runtime/CompileLevel.h"
 #include "runtime/Config.h"
+#include "runtime/Decision.h"
 #include "runtime/InlinerCandidates.h"
 #include "runtime/JSONLines.h"
 #include "runtime/OptionActions.h"
@@ -87,8 +88,9 @@ static cl::list<std::string> Methods("method", cl::desc("method to evaluate (rep
 static cl::opt<std::string> SpaceName("space", cl::desc("action space for searches"),
                                       cl::init("macro+options"), cl::cat(EvalOptions));
 static cl::opt<std::string> ObjectiveName("objective",
-                                          cl::desc("search objective: bytes, shipped (bytes "
-                                                   "as the ship rules let them ship) or ir"),
+                                          cl::desc("objective of searches and candidates: "
+                                                   "bytes, shipped (bytes as the ship rules let "
+                                                   "them ship) or ir"),
                                           cl::init("bytes"), cl::cat(EvalOptions));
 static cl::opt<std::string> HashesFile("hashes", cl::desc("evaluate only these module hashes"),
                                        cl::cat(EvalOptions));
@@ -135,10 +137,17 @@ Expected<Loaded> load(const CorpusModule &C) {
   return std::move(L);
 }
 
+// clang-22 -Oz's object of the module being evaluated (each module runs in its own process;
+// evalModule sets it before any method runs): with --objective shipped a candidate smaller than
+// it that breaks the compiler's ship rules is worth its bytes, as in CompilerEnv::shippedBytes.
+std::optional<ObjectSize> ClangObject;
+
 // Runs Spec as the compiler's candidate process does (CandidateRunner): its pipeline (with
 // its inliner, whose decisions are counted in R), then its action sequence, then codegen; records
-// its IR and object bytes in R.
-Error optimizeAndMeasure(Loaded &L, const CandidateSpec &Spec, EvalRow &R) {
+// its IR and object bytes in R: under --objective shipped, for a smartcc candidate (Candidate),
+// the bytes the compiler would ship; clang's own levels (evalLevel) are reported as they are.
+Error optimizeAndMeasure(Loaded &L, const CandidateSpec &Spec, EvalRow &R,
+                         ObjectSize *Object = nullptr, bool Candidate = true) {
   InlineLog Log;
   if (Error E = L.CG->optimize(*L.M, Spec, &Log))
     return E;
@@ -152,6 +161,12 @@ Error optimizeAndMeasure(Loaded &L, const CandidateSpec &Spec, EvalRow &R) {
   if (!Size)
     return Size.takeError();
   R.Bytes = Size->linkedImageBytes();
+  if (Object)
+    *Object = *Size;
+  if (Candidate && TheObjective == Objective::ShippedBytes && ClangObject &&
+      R.Bytes < ClangObject->linkedImageBytes() &&
+      brokenShipRule(*Size, *ClangObject, ShipRules{}))
+    R.Bytes = ClangObject->linkedImageBytes();
   R.InlineDecisions = Log.Decisions, R.InlineChanged = Log.Changed;
   return Error::success();
 }
@@ -200,8 +215,9 @@ Objective objectiveOf(const json::Object &Meta) {
 
 // A candidate (from smartcc's library, the agent's proposals, the ML inliner's) as the
 // compiler's candidate process runs it, outside a compile.
+// Object, if given, receives the object's section classes.
 Expected<EvalRow> evalCandidate(const CorpusModule &C, const CandidateSpec &Spec,
-                                const EvalRow &Base) {
+                                const EvalRow &Base, ObjectSize *Object = nullptr) {
   EvalRow R = Base;
   Expected<Loaded> L = load(C);
   if (!L)
@@ -211,7 +227,7 @@ Expected<EvalRow> evalCandidate(const CorpusModule &C, const CandidateSpec &Spec
   // Several methods run in this process one after the other: options must not leak.
   ScopedLLVMOptions Options(Spec.LLVMArgs);
   addFunctionAttributes(*M, Spec.FunctionAttrs);
-  if (Error E = optimizeAndMeasure(*L, Spec, R))
+  if (Error E = optimizeAndMeasure(*L, Spec, R, Object))
     return std::move(E);
   R.Seconds = since(Start);
   return R;
@@ -326,7 +342,7 @@ Expected<EvalRow> evalLevel(CorpusModule C, StringRef Level, const EvalRow &Base
     return L.takeError();
   auto Start = std::chrono::steady_clock::now();
   setSizeAttributesForLevel(*L->M, Level);
-  if (Error E = optimizeAndMeasure(*L, CandidateSpec(), R))
+  if (Error E = optimizeAndMeasure(*L, CandidateSpec(), R, nullptr, /*Candidate=*/false))
     return std::move(E);
   R.Seconds = since(Start);
   return R;
@@ -1199,7 +1215,10 @@ int evalModule(const CorpusModule &C, const Config &Cfg, const std::string &Path
   CandidateSpec Clang; // stage "default": clang's own pipeline
   Clang.Name = "oz";
   auto Start = std::chrono::steady_clock::now();
-  Expected<EvalRow> Oz = evalCandidate(C, Clang, Base);
+  ObjectSize ClangSize;
+  Expected<EvalRow> Oz = evalCandidate(C, Clang, Base, &ClangSize);
+  if (Oz)
+    ClangObject = ClangSize;
   std::error_code EC;
   raw_fd_ostream OS(Path + ".tmp", EC);
   if (!Oz) {
