@@ -481,6 +481,39 @@ Error readStringArray(StringRef Source, const toml::node &N, const Twine &Name,
   return Error::success();
 }
 
+// A string (a description, a model's path). What names what the string must be.
+Error readString(StringRef Source, const toml::node &N, const Twine &Name, std::string &Out,
+                 StringRef What = "a string") {
+  if (!N.is_string())
+    return nodeError(Source, N, "'" + Name + "' must be " + What);
+  Out = N.as_string()->get();
+  return Error::success();
+}
+
+// A boolean key of a candidate table.
+template <typename T> Error readBoolean(StringRef Source, const toml::node &N, const Twine &Name,
+                                        T &Out) {
+  if (!N.is_boolean())
+    return nodeError(Source, N, "'" + Name + "' must be a boolean (true or false)");
+  Out = N.as_boolean()->get();
+  return Error::success();
+}
+
+// An array of command-line options (llvm_args, linker_args): without the dash, LLVM's option
+// parser (or the linker) would take one as a positional argument. Example is one that is right.
+Error readOptionArray(StringRef Source, const toml::node &N, const Twine &Name,
+                      std::vector<std::string> &Out,
+                      StringRef Example = "-enable-machine-outliner=always") {
+  if (Error E = readStringArray(Source, N, Name, Out))
+    return E;
+  for (size_t I = 0; I < Out.size(); ++I)
+    if (!StringRef(Out[I]).starts_with("-"))
+      return nodeError(Source, *N.as_array()->get(I),
+                       "'" + Name + "': '" + Out[I] +
+                           "' must start with '-', as in \"" + Example + "\"");
+  return Error::success();
+}
+
 // Reads a TOML value of a setting into V. Name is the key as written (for default_candidates).
 // For candidate lists, Where receives each element's position.
 Error parseNode(const Setting &S, StringRef Name, StringRef Source, const toml::node &N, Value &V,
@@ -592,18 +625,9 @@ Error parseCandidate(StringRef Source, const std::string &Path, const toml::tabl
     const std::string &Key = Entry.first;
     const toml::node *V = Entry.second;
     std::string KeyPath = Path + "." + Key;
-    auto Flag = [&](std::optional<bool> &Dst) -> Error {
-      if (!V->is_boolean())
-        return nodeError(Source, *V, "'" + KeyPath + "' must be a boolean (true or false)");
-      Dst = V->as_boolean()->get();
-      return Error::success();
-    };
     Error E = Error::success();
     if (Key == "description") {
-      if (!V->is_string())
-        E = nodeError(Source, *V, "'" + KeyPath + "' must be a string");
-      else
-        Spec.Description = V->as_string()->get();
+      E = readString(Source, *V, KeyPath, Spec.Description);
     } else if (Key == "pipeline") {
       Spec.Pipeline.clear();
       E = readStringArray(Source, *V, KeyPath, Spec.Pipeline);
@@ -615,16 +639,7 @@ Error parseCandidate(StringRef Source, const std::string &Path, const toml::tabl
             break;
           }
     } else if (Key == "llvm_args") {
-      E = readStringArray(Source, *V, KeyPath, Spec.LLVMArgs);
-      if (!E)
-        for (size_t I = 0; I < Spec.LLVMArgs.size(); ++I)
-          // Without the dash, LLVM's option parser would take it as a positional argument.
-          if (!StringRef(Spec.LLVMArgs[I]).starts_with("-")) {
-            E = nodeError(Source, *V->as_array()->get(I),
-                          "'" + KeyPath + "': '" + Spec.LLVMArgs[I] +
-                              "' must start with '-', as in \"-enable-machine-outliner=always\"");
-            break;
-          }
+      E = readOptionArray(Source, *V, KeyPath, Spec.LLVMArgs);
     } else if (Key == "function_attrs") {
       const toml::table *A = V->as_table();
       if (!A)
@@ -645,23 +660,17 @@ Error parseCandidate(StringRef Source, const std::string &Path, const toml::tabl
     } else if (Key == "skip_targets") {
       E = readStringArray(Source, *V, KeyPath, Spec.SkipTargets);
     } else if (Key == "policy") {
-      if (!V->is_string())
-        E = nodeError(Source, *V, "'" + KeyPath + "' must be a path to an exported model");
-      else
-        Spec.Policy = V->as_string()->get();
+      E = readString(Source, *V, KeyPath, Spec.Policy, "a path to an exported model");
     } else if (Key == "after_clang_pipeline") {
-      if (!V->is_boolean())
-        E = nodeError(Source, *V, "'" + KeyPath + "' must be a boolean (true or false)");
-      else
-        Spec.AfterClangPipeline = V->as_boolean()->get();
+      E = readBoolean(Source, *V, KeyPath, Spec.AfterClangPipeline);
     } else if (Key == "merge_functions") {
-      E = Flag(Spec.MergeFunctions);
+      E = readBoolean(Source, *V, KeyPath, Spec.MergeFunctions);
     } else if (Key == "loop_unrolling") {
-      E = Flag(Spec.LoopUnrolling);
+      E = readBoolean(Source, *V, KeyPath, Spec.LoopUnrolling);
     } else if (Key == "slp_vectorization") {
-      E = Flag(Spec.SLPVectorization);
+      E = readBoolean(Source, *V, KeyPath, Spec.SLPVectorization);
     } else if (Key == "loop_vectorization") {
-      E = Flag(Spec.LoopVectorization);
+      E = readBoolean(Source, *V, KeyPath, Spec.LoopVectorization);
     } else {
       E = nodeError(Source, *V, "unknown key '" + KeyPath + "'");
     }
@@ -681,34 +690,19 @@ Error parseLinkCandidate(StringRef Source, const std::string &Path, const toml::
     std::string KeyPath = Path + "." + Key;
     Error E = Error::success();
     if (Key == "description") {
-      if (!V->is_string())
-        E = nodeError(Source, *V, "'" + KeyPath + "' must be a string");
-      else
-        Spec.Description = V->as_string()->get();
+      E = readString(Source, *V, KeyPath, Spec.Description);
     } else if (Key == "pipeline") {
       E = readStringArray(Source, *V, KeyPath, Spec.Pipeline);
     } else if (Key == "skip_targets") {
       E = readStringArray(Source, *V, KeyPath, Spec.SkipTargets);
     } else if (Key == "after_lto_pipeline") {
-      if (!V->is_boolean())
-        E = nodeError(Source, *V, "'" + KeyPath + "' must be a boolean (true or false)");
-      else
-        Spec.AfterLTOPipeline = V->as_boolean()->get();
+      E = readBoolean(Source, *V, KeyPath, Spec.AfterLTOPipeline);
     } else if (Key == "shared_unwind") {
-      if (!V->is_boolean())
-        E = nodeError(Source, *V, "'" + KeyPath + "' must be a boolean (true or false)");
-      else
-        Spec.SharedUnwind = V->as_boolean()->get();
+      E = readBoolean(Source, *V, KeyPath, Spec.SharedUnwind);
     } else if (Key == "llvm_args" || Key == "linker_args") {
-      std::vector<std::string> &Dst = Key == "llvm_args" ? Spec.LLVMArgs : Spec.LinkerArgs;
-      E = readStringArray(Source, *V, KeyPath, Dst);
-      if (!E)
-        for (size_t I = 0; I < Dst.size(); ++I)
-          if (!StringRef(Dst[I]).starts_with("-")) {
-            E = nodeError(Source, *V->as_array()->get(I),
-                          "'" + KeyPath + "': '" + Dst[I] + "' must start with '-'");
-            break;
-          }
+      E = Key == "llvm_args"
+              ? readOptionArray(Source, *V, KeyPath, Spec.LLVMArgs)
+              : readOptionArray(Source, *V, KeyPath, Spec.LinkerArgs, "--icf=all");
     } else {
       E = nodeError(Source, *V, "unknown key '" + KeyPath + "'");
     }
