@@ -51,12 +51,20 @@ void chooseWinner(TUDecision &D) {
     C.Rejected = brokenShipRule(C.Result.Object, D.Baseline, D.Rules, C.SharedUnwind);
     if (!C.Rejected && D.Rules.Active && !C.NewUndefined.empty())
       C.Rejected = "new_undefined_symbol";
+    // The library's PLT entries the candidate adds: writable .got.plt (RAM), and image bytes
+    // its object does not show, charged where RAM growth is allowed.
+    const bool WholeImage = D.SizeMetric == Metric::ImageBytes ||
+                            D.SizeMetric == Metric::AllocBytes || D.SizeMetric == Metric::FileBytes;
+    const uint64_t Value = C.Value + (WholeImage ? PLTEntryBytes * C.NewPLTCount : 0);
+    if (!C.Rejected && D.Rules.Active && C.NewPLTCount &&
+        (!D.Rules.AllowRamGrowth || Value >= D.BaselineValue))
+      C.Rejected = "new_plt_entry";
     if (C.Rejected) {
       AnyRejected = true;
       continue;
     }
-    if (C.Value < Best) { // strictly smaller; the first in list order wins a tie among candidates
-      Best = C.Value;
+    if (Value < Best) { // strictly smaller; the first in list order wins a tie among candidates
+      Best = Value;
       D.Winner = int(I);
     }
   }
@@ -107,6 +115,11 @@ static std::string ruleInWords(const CandidateReport &C) {
     return "smaller, not shipped: its writable data (RAM) grows";
   if (Rule == "new_undefined_symbol")
     return "smaller, not shipped: it needs '" + C.NewUndefined + "', which clang's object does not";
+  if (Rule == "new_plt_entry")
+    return "smaller, not shipped: it calls '" + C.NewPLT + "'" +
+           (C.NewPLTCount > 1 ? " (and " + std::to_string(C.NewPLTCount - 1) + " more)" : "") +
+           " through the shared library's PLT where clang's object does not (an entry: " +
+           std::to_string(PLTEntryBytes) + " bytes, 8 of them writable .got.plt)";
   return "smaller, not shipped: trades code bytes for unwind tables";
 }
 
@@ -264,6 +277,10 @@ std::string toJSONLine(const TUDecision &D) {
       O["rejected"] = C.Rejected;
     if (!C.NewUndefined.empty())
       O["new_undefined"] = C.NewUndefined;
+    if (C.NewPLTCount) {
+      O["new_plt"] = C.NewPLT;
+      O["new_plt_count"] = int64_t(C.NewPLTCount);
+    }
     if (C.Result.Result == Outcome::Ok)
       O["regalloc_cost"] = C.Result.RegAllocCost;
     if (C.Result.RegAllocRanges) {

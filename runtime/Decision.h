@@ -28,6 +28,9 @@ struct ShipRules {
 const char *brokenShipRule(const ObjectSize &Candidate, const ObjectSize &Baseline,
                            const ShipRules &Rules, bool SharedUnwind = false);
 inline constexpr double SharedUnwindCodePercent = 1.0;
+// A PLT entry in a shared library, x86-64 and AArch64 alike: 16 bytes of .plt, 8 of .got.plt,
+// 24 of .rela.plt.
+inline constexpr uint64_t PLTEntryBytes = 48;
 
 struct CandidateReport {
   std::string Name;
@@ -37,6 +40,14 @@ struct CandidateReport {
   // A symbol the candidate's object needs and clang's does not (runtime/UndefinedSymbols.h):
   // such a candidate never ships (rule "new_undefined_symbol").
   std::string NewUndefined;
+  // In shared-library code (-fPIC, not -fPIE): exported symbols of the TU that the candidate's
+  // object reaches through the PLT or GOT and clang's object does not (runtime/UndefinedSymbols.h,
+  // interposableReferences): each is a PLT entry or GOT slot in the library, with 8 bytes of
+  // writable .got.plt. The first one and how many. Under the default rules such a candidate is
+  // RAM growth (rule "new_plt_entry"); with allow_ram_growth its value in a whole-object
+  // metric (image, alloc, file) is charged PLTEntryBytes for each.
+  std::string NewPLT;
+  unsigned NewPLTCount = 0;
   std::string Sequence;              // an agent proposal's action sequence
   std::string ActionSpace;           // ... and the space its action names come from
   std::optional<float> Predicted;    // its predicted gain, 100*log(clang / candidate)

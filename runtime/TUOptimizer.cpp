@@ -391,6 +391,15 @@ void TUOptimizer::finish(bool CompileSucceeded) {
     Expected<std::set<std::string>> Base =
         BaseBytes ? undefinedSymbols(MemoryBufferRef(*BaseBytes, D.Output))
                   : Expected<std::set<std::string>>(BaseBytes.takeError());
+    // Code for a shared library: its exported symbols are preemptible, reached through the
+    // library's PLT and GOT (in an executable, -fPIE or not PIC, the linker binds them).
+    const bool SharedLibraryCode =
+        CI.getCodeGenOpts().RelocationModel == Reloc::PIC_ && !CI.getLangOpts().PIE;
+    Expected<std::set<std::string>> BasePLT = std::set<std::string>();
+    if (Base && SharedLibraryCode)
+      BasePLT = interposableReferences(MemoryBufferRef(*BaseBytes, D.Output));
+    if (Base && !BasePLT)
+      Base = BasePLT.takeError();
     if (!Base) {
       D.Note = "cannot read clang's object's symbols: " + toString(Base.takeError());
       D.BaselineMeasured = false; // nothing can be shown safe to ship
@@ -410,6 +419,18 @@ void TUOptimizer::finish(bool CompileSucceeded) {
           continue;
         }
         C.NewUndefined = firstNewUndefined(*Needs, *Base);
+        if (!SharedLibraryCode)
+          continue;
+        Expected<std::set<std::string>> PLT =
+            interposableReferences(MemoryBufferRef(*Bytes, C.Name));
+        if (!PLT) {
+          C.Result.Result = Outcome::CodegenFailed;
+          C.Result.setMessage(("unreadable object: " + toString(PLT.takeError())).c_str());
+          continue;
+        }
+        for (const std::string &Sym : *PLT)
+          if (!BasePLT->count(Sym) && !C.NewPLTCount++)
+            C.NewPLT = Sym;
       }
     }
   }

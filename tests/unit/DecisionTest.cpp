@@ -534,3 +534,35 @@ TEST(DecisionShipRules, NewUndefinedSymbolIsNotShipped) {
       << S;
   EXPECT_NE(toJSONLine(D).find("\"new_undefined\":\"never_defined\""), std::string::npos);
 }
+
+TEST(DecisionShipRules, NewPLTEntryIsRAMInASharedLibrary) {
+  // Smaller as an object, but in a shared library it calls one of its own exported functions
+  // through the PLT where clang's object had inlined it: writable .got.plt and 48 more bytes.
+  TUDecision D = decision(1000, {ok("calls-init", 900), ok("clean", 960)});
+  D.Candidates[0].NewPLT = "ctx_init";
+  D.Candidates[0].NewPLTCount = 2;
+  chooseWinner(D);
+  EXPECT_EQ(D.Winner, 1);
+  EXPECT_STREQ(D.Candidates[0].Rejected, "new_plt_entry");
+  EXPECT_EQ(statsDelta(D)["candidate.rejected.new_plt_entry"], 1);
+  std::string S;
+  llvm::raw_string_ostream OS(S);
+  printExplain(D, OS);
+  EXPECT_NE(S.find("it calls 'ctx_init' (and 1 more) through the shared library's PLT"),
+            std::string::npos)
+      << S;
+  EXPECT_NE(toJSONLine(D).find("\"new_plt\":\"ctx_init\""), std::string::npos);
+  // With RAM growth allowed the entries are charged as image bytes: 900 + 2 x 48 < 1000 ships
+  // (and beats 960 only by its charged value: 996 is not below 960).
+  D.Rules.AllowRamGrowth = true;
+  chooseWinner(D);
+  EXPECT_EQ(D.Winner, 1);
+  EXPECT_EQ(D.Candidates[0].Rejected, nullptr);
+  D.Candidates[1].Value = 999;
+  chooseWinner(D);
+  EXPECT_EQ(D.Winner, 0);
+  D.Candidates[0].NewPLTCount = 3; // 900 + 144 >= 1000: not smaller in the library
+  chooseWinner(D);
+  EXPECT_EQ(D.Winner, 1);
+  EXPECT_STREQ(D.Candidates[0].Rejected, "new_plt_entry");
+}

@@ -305,6 +305,36 @@ TEST(UndefinedSymbols, ListsWhatTheObjectNeeds) {
   llvm::sys::fs::remove_directories(Dir);
 }
 
+// Shared-library code reaches its own exported functions and data through the PLT and GOT; local,
+// hidden and undefined symbols are not its own PLT entries (interposableReferences).
+TEST(UndefinedSymbols, InterposableReferencesOfSharedLibraryCode) {
+  llvm::SmallString<128> Dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("plt", Dir));
+  std::string Src = (Dir + "/lib.c").str();
+  {
+    std::ofstream(Src) << "void init(int *s) { s[0] = 1; s[1] = 2; }\n"
+                          "static void helper(int *s) { s[2] = 3; }\n"
+                          "__attribute__((visibility(\"hidden\"))) void hid(int *s) { s[3] = 4; }\n"
+                          "extern void ext(int *);\n"
+                          "int shared_data = 5;\n"
+                          "void use(int *s) { init(s); helper(s); hid(s); ext(s); s[4] = shared_data; }\n"
+                          "void plain(int *s) { s[5] = 6; }\n";
+  }
+  for (const char *Target : {"x86_64-linux-gnu", "aarch64-linux-gnu"}) {
+    std::string Obj = (Dir + "/lib-" + Target + ".o").str();
+    ASSERT_EQ(std::system(("/usr/lib/llvm-22/bin/clang --target=" + std::string(Target) +
+                           " -O0 -fPIC -c " + Src + " -o " + Obj).c_str()),
+              0);
+    auto Buf = llvm::MemoryBuffer::getFile(Obj);
+    ASSERT_TRUE(bool(Buf));
+    llvm::Expected<std::set<std::string>> R =
+        smartcc::interposableReferences((*Buf)->getMemBufferRef());
+    ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+    EXPECT_EQ(*R, (std::set<std::string>{"init", "shared_data"})) << Target;
+  }
+  llvm::sys::fs::remove_directories(Dir);
+}
+
 // lld pads the RELRO region to a page with a NOBITS section, .relro_padding, whose size follows
 // wherever the region ends: a linked program measures only its real .bss as RAM, however the
 // padding moves when its code changes size.
