@@ -7,6 +7,15 @@ using namespace llvm;
 
 namespace smartcc {
 
+static Error insertName(const object::SymbolRef &Sym, std::set<std::string> &Out) {
+  Expected<StringRef> Name = Sym.getName();
+  if (!Name)
+    return Name.takeError();
+  if (!Name->empty())
+    Out.insert(Name->str());
+  return Error::success();
+}
+
 Expected<std::set<std::string>> undefinedSymbols(MemoryBufferRef Object) {
   Expected<std::unique_ptr<object::ObjectFile>> Obj =
       object::ObjectFile::createObjectFile(Object);
@@ -19,11 +28,8 @@ Expected<std::set<std::string>> undefinedSymbols(MemoryBufferRef Object) {
       return Flags.takeError();
     if (!(*Flags & object::SymbolRef::SF_Undefined))
       continue;
-    Expected<StringRef> Name = Sym.getName();
-    if (!Name)
-      return Name.takeError();
-    if (!Name->empty())
-      Out.insert(Name->str());
+    if (Error E = insertName(Sym, Out))
+      return std::move(E);
   }
   return Out;
 }
@@ -66,11 +72,8 @@ Expected<std::set<std::string>> interposableReferences(MemoryBufferRef Object) {
         continue;
       if ((E.getOther() & 0x3) != ELF::STV_DEFAULT)
         continue;
-      Expected<StringRef> Name = E.getName();
-      if (!Name)
-        return Name.takeError();
-      if (!Name->empty())
-        Out.insert(Name->str());
+      if (Error Err = insertName(E, Out))
+        return std::move(Err);
     }
   return Out;
 }
