@@ -30,6 +30,13 @@ const char *brokenShipRule(const ObjectSize &Candidate, const ObjectSize &Baseli
   return nullptr;
 }
 
+uint64_t shippedImageBytes(const ObjectSize &Candidate, const ObjectSize &Clang) {
+  if (Candidate.linkedImageBytes() < Clang.linkedImageBytes() &&
+      brokenShipRule(Candidate, Clang, ShipRules{}))
+    return Clang.linkedImageBytes();
+  return Candidate.linkedImageBytes();
+}
+
 void chooseWinner(TUDecision &D) {
   D.Winner = -1;
   for (CandidateReport &C : D.Candidates)
@@ -40,6 +47,9 @@ void chooseWinner(TUDecision &D) {
   }
   bool AnyOk = false, AnyRejected = false;
   uint64_t Best = D.BaselineValue;
+  // Metrics of the whole object, in which a PLT entry the link adds is charged.
+  const bool WholeImage = D.SizeMetric == Metric::ImageBytes ||
+                          D.SizeMetric == Metric::AllocBytes || D.SizeMetric == Metric::FileBytes;
   for (size_t I = 0; I < D.Candidates.size(); ++I) {
     CandidateReport &C = D.Candidates[I];
     if (C.Result.Result != Outcome::Ok)
@@ -53,8 +63,6 @@ void chooseWinner(TUDecision &D) {
       C.Rejected = "new_undefined_symbol";
     // The library's PLT entries the candidate adds: writable .got.plt (RAM), and image bytes
     // its object does not show, charged where RAM growth is allowed.
-    const bool WholeImage = D.SizeMetric == Metric::ImageBytes ||
-                            D.SizeMetric == Metric::AllocBytes || D.SizeMetric == Metric::FileBytes;
     const uint64_t Value = C.Value + (WholeImage ? PLTEntryBytes * C.NewPLTCount : 0);
     if (!C.Rejected && D.Rules.Active && C.NewPLTCount &&
         (!D.Rules.AllowRamGrowth || Value >= D.BaselineValue))

@@ -28,6 +28,11 @@ struct ShipRules {
 const char *brokenShipRule(const ObjectSize &Candidate, const ObjectSize &Baseline,
                            const ShipRules &Rules, bool SharedUnwind = false);
 inline constexpr double SharedUnwindCodePercent = 1.0;
+// The image bytes that ship when Candidate competes alone with clang's object under the default
+// rules: its own where it is smaller and breaks no rule, clang's otherwise (training's and
+// smartcc-eval's `shipped` objective). The compiler judges only a candidate that would win
+// (chooseWinner), so a larger one keeps its own bytes here.
+uint64_t shippedImageBytes(const ObjectSize &Candidate, const ObjectSize &Clang);
 // A PLT entry in a shared library, x86-64 and AArch64 alike: 16 bytes of .plt, 8 of .got.plt,
 // 24 of .rela.plt.
 inline constexpr uint64_t PLTEntryBytes = 48;
@@ -42,7 +47,7 @@ struct CandidateReport {
   std::string NewUndefined;
   // In shared-library code (-fPIC, not -fPIE): exported symbols of the TU that the candidate's
   // object reaches through the PLT or GOT and clang's object does not (runtime/UndefinedSymbols.h,
-  // interposableReferences): each is a PLT entry or GOT slot in the library, with 8 bytes of
+  // LinkReferences::Interposable): each is a PLT entry or GOT slot in the library, with 8 bytes of
   // writable .got.plt. The first one and how many. Under the default rules such a candidate is
   // RAM growth (rule "new_plt_entry"); with allow_ram_growth its value in a whole-object
   // metric (image, alloc, file) is charged PLTEntryBytes for each.

@@ -388,18 +388,13 @@ void TUOptimizer::finish(bool CompileSucceeded) {
     Expected<std::string> BaseBytes =
         ReplicaOrigin.first ? ReplicaOrigin.first->objectBytes(ReplicaOrigin.second)
                             : Expected<std::string>(std::move(BaselineObject));
-    Expected<std::set<std::string>> Base =
-        BaseBytes ? undefinedSymbols(MemoryBufferRef(*BaseBytes, D.Output))
-                  : Expected<std::set<std::string>>(BaseBytes.takeError());
     // Code for a shared library: its exported symbols are preemptible, reached through the
     // library's PLT and GOT (in an executable, -fPIE or not PIC, the linker binds them).
     const bool SharedLibraryCode =
         CI.getCodeGenOpts().RelocationModel == Reloc::PIC_ && !CI.getLangOpts().PIE;
-    Expected<std::set<std::string>> BasePLT = std::set<std::string>();
-    if (Base && SharedLibraryCode)
-      BasePLT = interposableReferences(MemoryBufferRef(*BaseBytes, D.Output));
-    if (Base && !BasePLT)
-      Base = BasePLT.takeError();
+    Expected<LinkReferences> Base =
+        BaseBytes ? linkReferences(MemoryBufferRef(*BaseBytes, D.Output), SharedLibraryCode)
+                  : Expected<LinkReferences>(BaseBytes.takeError());
     if (!Base) {
       D.Note = "cannot read clang's object's symbols: " + toString(Base.takeError());
       D.BaselineMeasured = false; // nothing can be shown safe to ship
@@ -410,27 +405,19 @@ void TUOptimizer::finish(bool CompileSucceeded) {
           continue;
         auto [P, I] = Origins[K];
         Expected<std::string> Bytes = P->objectBytes(I);
-        Expected<std::set<std::string>> Needs =
-            Bytes ? undefinedSymbols(MemoryBufferRef(*Bytes, C.Name))
-                  : Expected<std::set<std::string>>(Bytes.takeError());
-        if (!Needs) {
+        Expected<LinkReferences> Asks =
+            Bytes ? linkReferences(MemoryBufferRef(*Bytes, C.Name), SharedLibraryCode)
+                  : Expected<LinkReferences>(Bytes.takeError());
+        if (!Asks) {
           C.Result.Result = Outcome::CodegenFailed;
-          C.Result.setMessage(("unreadable object: " + toString(Needs.takeError())).c_str());
+          C.Result.setMessage(("unreadable object: " + toString(Asks.takeError())).c_str());
           continue;
         }
-        C.NewUndefined = firstNewUndefined(*Needs, *Base);
-        if (!SharedLibraryCode)
-          continue;
-        Expected<std::set<std::string>> PLT =
-            interposableReferences(MemoryBufferRef(*Bytes, C.Name));
-        if (!PLT) {
-          C.Result.Result = Outcome::CodegenFailed;
-          C.Result.setMessage(("unreadable object: " + toString(PLT.takeError())).c_str());
-          continue;
-        }
-        for (const std::string &Sym : *PLT)
-          if (!BasePLT->count(Sym) && !C.NewPLTCount++)
-            C.NewPLT = Sym;
+        C.NewUndefined = firstNewSymbol(Asks->Undefined, Base->Undefined);
+        C.NewPLT = firstNewSymbol(Asks->Interposable, Base->Interposable);
+        C.NewPLTCount = unsigned(llvm::count_if(Asks->Interposable, [&](const std::string &S) {
+          return !Base->Interposable.count(S);
+        }));
       }
     }
   }

@@ -16,24 +16,6 @@ static Error insertName(const object::SymbolRef &Sym, std::set<std::string> &Out
   return Error::success();
 }
 
-Expected<std::set<std::string>> undefinedSymbols(MemoryBufferRef Object) {
-  Expected<std::unique_ptr<object::ObjectFile>> Obj =
-      object::ObjectFile::createObjectFile(Object);
-  if (!Obj)
-    return Obj.takeError();
-  std::set<std::string> Out;
-  for (const object::SymbolRef &Sym : (*Obj)->symbols()) {
-    Expected<uint32_t> Flags = Sym.getFlags();
-    if (!Flags)
-      return Flags.takeError();
-    if (!(*Flags & object::SymbolRef::SF_Undefined))
-      continue;
-    if (Error E = insertName(Sym, Out))
-      return std::move(E);
-  }
-  return Out;
-}
-
 // Relocations the linker resolves through a PLT entry or a GOT slot when the symbol is
 // preemptible.
 static bool viaPLTOrGOT(uint16_t Machine, uint64_t Type) {
@@ -47,14 +29,23 @@ static bool viaPLTOrGOT(uint16_t Machine, uint64_t Type) {
   return false;
 }
 
-Expected<std::set<std::string>> interposableReferences(MemoryBufferRef Object) {
+Expected<LinkReferences> linkReferences(MemoryBufferRef Object, bool SharedLibraryCode) {
   Expected<std::unique_ptr<object::ObjectFile>> Obj =
       object::ObjectFile::createObjectFile(Object);
   if (!Obj)
     return Obj.takeError();
-  std::set<std::string> Out;
+  LinkReferences Out;
+  for (const object::SymbolRef &Sym : (*Obj)->symbols()) {
+    Expected<uint32_t> Flags = Sym.getFlags();
+    if (!Flags)
+      return Flags.takeError();
+    if (!(*Flags & object::SymbolRef::SF_Undefined))
+      continue;
+    if (Error E = insertName(Sym, Out.Undefined))
+      return std::move(E);
+  }
   const auto *ELF = dyn_cast<object::ELFObjectFileBase>(Obj->get());
-  if (!ELF)
+  if (!SharedLibraryCode || !ELF)
     return Out; // other formats: no such estimate
   uint16_t Machine = ELF->getEMachine();
   for (const object::SectionRef &Sec : ELF->sections())
@@ -72,13 +63,13 @@ Expected<std::set<std::string>> interposableReferences(MemoryBufferRef Object) {
         continue;
       if ((E.getOther() & 0x3) != ELF::STV_DEFAULT)
         continue;
-      if (Error Err = insertName(E, Out))
+      if (Error Err = insertName(E, Out.Interposable))
         return std::move(Err);
     }
   return Out;
 }
 
-std::string firstNewUndefined(const std::set<std::string> &Candidate,
+std::string firstNewSymbol(const std::set<std::string> &Candidate,
                               const std::set<std::string> &Baseline) {
   for (const std::string &S : Candidate)
     if (!Baseline.count(S))

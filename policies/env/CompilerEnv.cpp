@@ -306,11 +306,7 @@ Expected<uint64_t> CompilerEnv::shippedBytes() {
   Expected<ObjectSize> Now = objectSize();
   if (!Now)
     return Now.takeError();
-  // The compiler judges only a candidate that would win (runtime/Decision.cpp, chooseWinner).
-  if (Now->linkedImageBytes() < Clang->linkedImageBytes() &&
-      brokenShipRule(*Now, *Clang, ShipRules{}))
-    return Clang->linkedImageBytes();
-  return Now->linkedImageBytes();
+  return shippedImageBytes(*Now, *Clang);
 }
 
 } // namespace smartcc

@@ -280,7 +280,7 @@ TEST(SizeMeasurerFile, GarbageIsNotAFileKind) {
 
 } // namespace
 
-// Undefined symbols (runtime/UndefinedSymbols.h) of real objects compiled by clang-22.
+// What real objects compiled by clang-22 ask of the link (runtime/UndefinedSymbols.h).
 #include "runtime/UndefinedSymbols.h"
 #include "llvm/Support/FileSystem.h"
 #include <cstdlib>
@@ -297,16 +297,19 @@ TEST(UndefinedSymbols, ListsWhatTheObjectNeeds) {
   ASSERT_EQ(std::system(("/usr/lib/llvm-22/bin/clang -Oz -c " + Src + " -o " + Obj).c_str()), 0);
   auto Buf = llvm::MemoryBuffer::getFile(Obj);
   ASSERT_TRUE(bool(Buf));
-  llvm::Expected<std::set<std::string>> U = smartcc::undefinedSymbols((*Buf)->getMemBufferRef());
-  ASSERT_TRUE(bool(U)) << llvm::toString(U.takeError());
-  EXPECT_EQ(*U, (std::set<std::string>{"data", "ext"}));
-  EXPECT_EQ(smartcc::firstNewUndefined({"data", "ext", "memset"}, *U), "memset");
-  EXPECT_EQ(smartcc::firstNewUndefined({"ext"}, *U), "");
+  llvm::Expected<smartcc::LinkReferences> L =
+      smartcc::linkReferences((*Buf)->getMemBufferRef(), /*SharedLibraryCode=*/false);
+  ASSERT_TRUE(bool(L)) << llvm::toString(L.takeError());
+  const std::set<std::string> &U = L->Undefined;
+  EXPECT_EQ(U, (std::set<std::string>{"data", "ext"}));
+  EXPECT_TRUE(L->Interposable.empty()); // not asked for
+  EXPECT_EQ(smartcc::firstNewSymbol({"data", "ext", "memset"}, U), "memset");
+  EXPECT_EQ(smartcc::firstNewSymbol({"ext"}, U), "");
   llvm::sys::fs::remove_directories(Dir);
 }
 
 // Shared-library code reaches its own exported functions and data through the PLT and GOT; local,
-// hidden and undefined symbols are not its own PLT entries (interposableReferences).
+// hidden and undefined symbols are not its own PLT entries (LinkReferences::Interposable).
 TEST(UndefinedSymbols, InterposableReferencesOfSharedLibraryCode) {
   llvm::SmallString<128> Dir;
   ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("plt", Dir));
@@ -327,10 +330,11 @@ TEST(UndefinedSymbols, InterposableReferencesOfSharedLibraryCode) {
               0);
     auto Buf = llvm::MemoryBuffer::getFile(Obj);
     ASSERT_TRUE(bool(Buf));
-    llvm::Expected<std::set<std::string>> R =
-        smartcc::interposableReferences((*Buf)->getMemBufferRef());
+    llvm::Expected<smartcc::LinkReferences> R =
+        smartcc::linkReferences((*Buf)->getMemBufferRef(), /*SharedLibraryCode=*/true);
     ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
-    EXPECT_EQ(*R, (std::set<std::string>{"init", "shared_data"})) << Target;
+    EXPECT_EQ(R->Interposable, (std::set<std::string>{"init", "shared_data"})) << Target;
+    EXPECT_EQ(R->Undefined, (std::set<std::string>{"ext"})) << Target;
   }
   llvm::sys::fs::remove_directories(Dir);
 }

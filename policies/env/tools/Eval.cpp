@@ -160,13 +160,11 @@ Error optimizeAndMeasure(Loaded &L, const CandidateSpec &Spec, EvalRow &R,
   Expected<ObjectSize> Size = L.CG->emitObject(*L.M, Obj);
   if (!Size)
     return Size.takeError();
-  R.Bytes = Size->linkedImageBytes();
   if (Object)
     *Object = *Size;
-  if (Candidate && TheObjective == Objective::ShippedBytes && ClangObject &&
-      R.Bytes < ClangObject->linkedImageBytes() &&
-      brokenShipRule(*Size, *ClangObject, ShipRules{}))
-    R.Bytes = ClangObject->linkedImageBytes();
+  R.Bytes = Candidate && TheObjective == Objective::ShippedBytes && ClangObject
+                ? shippedImageBytes(*Size, *ClangObject)
+                : Size->linkedImageBytes();
   R.InlineDecisions = Log.Decisions, R.InlineChanged = Log.Changed;
   return Error::success();
 }
