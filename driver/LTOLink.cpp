@@ -370,9 +370,22 @@ void OwnedLTOLink::prepare() {
         const bool Script = llvm::any_of(Args, [](const char *A) {
           return StringRef(A).starts_with("-T") || StringRef(A).starts_with("--script");
         });
-        Frameless = Script ? FramelessState::Failed : FramelessState::Waiting;
+        // The output check finds the runs and the functions by their symbols: a link that
+        // keeps no symbol table (-s) or drops the local symbols (-x: the run's markers and the
+        // outliner's functions are local) would leave it nothing to read.
+        const bool Stripped = llvm::any_of(Args, [](const char *A) {
+          StringRef S(A);
+          if (!S.consume_front("-"))
+            return false;
+          S.consume_front("-");
+          return S == "s" || S == "strip-all" || S == "x" || S == "discard-all" ||
+                 S.starts_with("retain-symbols-file");
+        });
+        Frameless = Script || Stripped ? FramelessState::Failed : FramelessState::Waiting;
         if (Script)
           FramelessNote = "the link has a linker script (functions may be placed by section)";
+        else if (Stripped)
+          FramelessNote = "the link drops symbols (-s, -x), which the output check reads";
       }
       Specs[K].Pipeline.push_back("smartcc-shared-unwind");
     }

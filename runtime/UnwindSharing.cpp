@@ -10,6 +10,7 @@
 #include "llvm/MC/MCDisassembler/MCDisassembler.h"
 #include "llvm/MC/MCInst.h"
 #include "llvm/MC/MCInstrDesc.h"
+#include "llvm/MC/MCInstrAnalysis.h"
 #include "llvm/MC/MCInstrInfo.h"
 #include "llvm/MC/MCRegisterInfo.h"
 #include "llvm/MC/MCSubtargetInfo.h"
@@ -19,8 +20,10 @@
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Support/TargetSelect.h"
 #include <algorithm>
+#include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 
 using namespace llvm;
 
@@ -35,6 +38,7 @@ Error failure(const Twine &Message) {
 struct FDERange {
   uint64_t Begin = 0, End = 0;
   bool Plain = false; // no instructions but DW_CFA_nop, no LSDA, an ordinary CIE
+  std::optional<uint64_t> LSDA; // its language-specific data (a C++ call-site table)
 };
 
 struct FunctionSymbol {
@@ -81,7 +85,8 @@ Expected<LinkedFile> readLinked(MemoryBufferRef B) {
       if (!F)
         continue;
       FDERange R{F->getInitialLocation(), F->getInitialLocation() + F->getAddressRange()};
-      R.Plain = !F->getLSDAAddress() && F->getLinkedCIE() &&
+      R.LSDA = F->getLSDAAddress();
+      R.Plain = !R.LSDA && F->getLinkedCIE() &&
                 !F->getLinkedCIE()->getAugmentationString().contains('S');
       for (const dwarf::CFIProgram::Instruction &I : F->cfis())
         if (I.Opcode != dwarf::DW_CFA_nop)
@@ -105,6 +110,19 @@ Expected<LinkedFile> readLinked(MemoryBufferRef B) {
   return L;
 }
 
+// The bytes of the output at [Address, Address + Size): allocated contents of one section.
+Expected<ArrayRef<uint8_t>> bytesAt(const LinkedFile &L, uint64_t Address, uint64_t Size) {
+  for (const object::SectionRef &S : L.ELF->sections()) {
+    if (S.isVirtual() || S.getAddress() > Address || Address + Size > S.getAddress() + S.getSize())
+      continue;
+    Expected<StringRef> Contents = S.getContents();
+    if (!Contents)
+      return Contents.takeError();
+    return arrayRefFromStringRef(*Contents).slice(Address - S.getAddress(), Size);
+  }
+  return failure("no section holds 0x" + utohexstr(Address) + "-0x" + utohexstr(Address + Size));
+}
+
 // The machine outliner's functions (named by code generation).
 bool isMachineOutlined(StringRef Name) { return Name.starts_with("OUTLINED_FUNCTION"); }
 
@@ -125,6 +143,7 @@ struct Disassembler {
   std::unique_ptr<MCInstrInfo> MII;
   std::unique_ptr<MCContext> Ctx;
   std::unique_ptr<MCDisassembler> Dis;
+  std::unique_ptr<MCInstrAnalysis> MIA;
   std::vector<MCRegister> Preserved;
   MCRegister StackPointer;
 };
@@ -153,7 +172,8 @@ Expected<Disassembler> disassemblerFor(const Triple &T) {
     return failure("no machine-code support for " + T.str());
   D.Ctx = std::make_unique<MCContext>(T, D.MAI.get(), D.MRI.get(), D.STI.get());
   D.Dis.reset(TheTarget->createMCDisassembler(*D.STI, *D.Ctx));
-  if (!D.Dis)
+  D.MIA.reset(TheTarget->createMCInstrAnalysis(D.MII.get()));
+  if (!D.Dis || !D.MIA)
     return failure("no disassembler for " + T.str());
   if (framelessPreservedRegisters(T.getArch()).empty())
     return failure("shared unwind entries are checked on AArch64 and x86-64 only");
@@ -190,6 +210,154 @@ bool keepsFrame(const Disassembler &D, const MCInst &I, std::string &Why) {
     if (!Check(R))
       return false;
   return true;
+}
+
+// Decodes [Address, Address + Size) of the output instruction by instruction, calling Visit
+// with each (and its address and size) until it returns an error.
+Error forEachInstruction(const Disassembler &D, const LinkedFile &L, uint64_t Address,
+                         uint64_t Size,
+                         function_ref<Error(const MCInst &, uint64_t, uint64_t)> Visit) {
+  Expected<ArrayRef<uint8_t>> Bytes = bytesAt(L, Address, Size);
+  if (!Bytes)
+    return Bytes.takeError();
+  for (uint64_t Off = 0; Off < Bytes->size();) {
+    MCInst I;
+    uint64_t Length = 0;
+    if (D.Dis->getInstruction(I, Length, Bytes->slice(Off), Address + Off, nulls()) !=
+            MCDisassembler::Success ||
+        Length == 0)
+      return failure("cannot decode the instruction at 0x" + utohexstr(Address + Off));
+    if (Error E = Visit(I, Address + Off, Length))
+      return E;
+    Off += Length;
+  }
+  return Error::success();
+}
+
+// The ranges [begin, end) of the call sites that the language-specific data at Address lists
+// for the function that begins at FunctionStart: GCC's format, which LLVM writes (a header of
+// encodings, then each call site's start and length from the function's start, its landing
+// pad and its action). A call outside every range is one the personality routine takes for
+// "cannot throw": it calls std::terminate() if an exception does come through it.
+Expected<std::vector<std::pair<uint64_t, uint64_t>>>
+callSites(const LinkedFile &L, uint64_t Address, uint64_t FunctionStart) {
+  for (const object::SectionRef &S : L.ELF->sections()) {
+    if (S.isVirtual() || Address < S.getAddress() || Address >= S.getAddress() + S.getSize())
+      continue;
+    Expected<StringRef> Contents = S.getContents();
+    if (!Contents)
+      return Contents.takeError();
+    const uint64_t Base = Address - S.getAddress();
+    DWARFDataExtractor Data(Contents->drop_front(Base), L.ELF->isLittleEndian(),
+                            L.ELF->getBytesInAddress());
+    auto Bad = [&] { return failure("cannot read the call-site table at 0x" + utohexstr(Address)); };
+    uint64_t Off = 0;
+    const uint8_t LPStartEncoding = Data.getU8(&Off);
+    if (LPStartEncoding != dwarf::DW_EH_PE_omit &&
+        !Data.getEncodedPointer(&Off, LPStartEncoding, Address + Off))
+      return Bad();
+    if (Data.getU8(&Off) != dwarf::DW_EH_PE_omit)
+      Data.getULEB128(&Off); // the type table's offset
+    const uint8_t Encoding = Data.getU8(&Off);
+    const uint64_t Length = Data.getULEB128(&Off);
+    const uint64_t End = Off + Length;
+    if (Off == 0 || !Data.isValidOffsetForDataOfSize(Off, Length))
+      return Bad();
+    std::vector<std::pair<uint64_t, uint64_t>> Sites;
+    while (Off < End) {
+      const uint64_t Before = Off;
+      std::optional<uint64_t> Start = Data.getEncodedPointer(&Off, Encoding, Address + Off);
+      std::optional<uint64_t> Size = Data.getEncodedPointer(&Off, Encoding, Address + Off);
+      std::optional<uint64_t> Pad = Data.getEncodedPointer(&Off, Encoding, Address + Off);
+      Data.getULEB128(&Off); // the action
+      if (!Start || !Size || !Pad || Off <= Before || Off > End)
+        return Bad();
+      Sites.emplace_back(FunctionStart + *Start, FunctionStart + *Start + *Size);
+    }
+    return Sites;
+  }
+  return failure("no section holds the call-site table at 0x" + utohexstr(Address));
+}
+
+// Whether the function F of the output leaves itself for other code but by returning: a
+// call, a branch out of its bytes (a tail call) or an indirect branch. One that does not
+// cannot throw (no instruction but a call raises a C++ exception).
+Expected<bool> leavesItself(const Disassembler &D, const LinkedFile &L, const FunctionSymbol &F) {
+  bool Leaves = false;
+  Error E = forEachInstruction(D, L, F.Address, F.Size,
+                               [&](const MCInst &I, uint64_t Address, uint64_t Size) {
+    const MCInstrDesc &Desc = D.MII->get(I.getOpcode());
+    if (Desc.isReturn() && !Desc.isCall())
+      return Error::success();
+    uint64_t Target = 0;
+    if (Desc.isCall() || Desc.isIndirectBranch() ||
+        (Desc.isBranch() && (!D.MIA->evaluateBranch(I, Address, Size, Target) ||
+                             Target < F.Address || Target >= F.Address + F.Size)))
+      Leaves = true;
+    return Error::success();
+  });
+  if (E)
+    return std::move(E);
+  return Leaves;
+}
+
+// The functions with a call-site table may call into the runs only where the table lists the
+// call or the callee cannot throw. Members of a run are nounwind, which makes code generation
+// leave their calls out of the tables; the IR pass's members were nounwind before it
+// (runtime/lto/SharedUnwind.h), as in clang's link, but the machine outliner's functions get
+// the attribute from code generation's half (runtime/lto/SharedUnwindCodegen.h), and for one
+// that ends in a tail call (a thunk) that would be false.
+Error checkCallSites(const Disassembler &D, const LinkedFile &L,
+                     function_ref<bool(uint64_t)> InRun) {
+  std::map<uint64_t, bool> Leaves; // outlined functions of the runs read so far, by address
+  for (const FDERange &R : L.FDEs) {
+    if (!R.LSDA)
+      continue;
+    Expected<std::vector<std::pair<uint64_t, uint64_t>>> Sites = callSites(L, *R.LSDA, R.Begin);
+    if (!Sites)
+      return Sites.takeError();
+    Error E = forEachInstruction(D, L, R.Begin, R.End - R.Begin,
+                                 [&](const MCInst &I, uint64_t Address, uint64_t Size) -> Error {
+      uint64_t Target = 0;
+      if (!D.MII->get(I.getOpcode()).isCall() ||
+          !D.MIA->evaluateBranch(I, Address, Size, Target) || !InRun(Target))
+        return Error::success();
+      // The unwinder looks the return address up less one: inside the call instruction.
+      const uint64_t Looked = Address + Size - 1;
+      if (llvm::any_of(*Sites, [&](const std::pair<uint64_t, uint64_t> &S) {
+            return S.first <= Looked && Looked < S.second;
+          }))
+        return Error::success();
+      const FunctionSymbol *Callee = nullptr;
+      for (const FunctionSymbol &F : L.Functions)
+        if (F.Address == Target && F.Size)
+          Callee = &F;
+      if (!Callee)
+        return failure("the call at 0x" + utohexstr(Address) +
+                       " into a shared run reaches no function's start");
+      if (!isMachineOutlined(Callee->Name))
+        return Error::success();
+      auto It = Leaves.find(Target);
+      if (It == Leaves.end()) {
+        Expected<bool> Leaving = leavesItself(D, L, *Callee);
+        if (!Leaving)
+          return Leaving.takeError();
+        It = Leaves.emplace(Target, *Leaving).first;
+      }
+      if (!It->second)
+        return Error::success();
+      std::string Caller;
+      for (const FunctionSymbol &F : L.Functions)
+        if (F.Size && F.Address <= Address && Address < F.Address + F.Size)
+          Caller = " (" + F.Name + ")";
+      return failure("the call at 0x" + utohexstr(Address) + Caller + " of " + Callee->Name +
+                     ", which may throw, is not in its call-site table: an exception "
+                     "through it would end in std::terminate()");
+    });
+    if (E)
+      return E;
+  }
+  return Error::success();
 }
 
 } // namespace
@@ -232,6 +400,9 @@ Expected<SharedUnwindCheck> checkSharedUnwind(MemoryBufferRef Candidate,
   Expected<LinkedFile> L = readLinked(Candidate);
   if (!L)
     return L.takeError();
+  // The runs and the functions are found by their symbols: without any, nothing is proven.
+  if (L->Functions.empty() && !L->FDEs.empty())
+    return failure("the output has no function symbols to check (stripped?)");
   // The runs: each begin marker followed by its end marker (a ThinLTO link has one run per
   // backend that made one; their local symbols share the names).
   std::vector<const FunctionSymbol *> Begins, Ends;
@@ -276,43 +447,32 @@ Expected<SharedUnwindCheck> checkSharedUnwind(MemoryBufferRef Candidate,
   if (!D)
     return D.takeError();
   for (const FDERange *Shared : Runs) {
-    const uint64_t RunBytes = Shared->End - Shared->Begin;
-    C.RunBytes += RunBytes;
-    ArrayRef<uint8_t> Bytes;
-    for (const object::SectionRef &S : L->ELF->sections())
-      if (S.isText() && S.getAddress() <= Shared->Begin &&
-          Shared->End <= S.getAddress() + S.getSize()) {
-        Expected<StringRef> Contents = S.getContents();
-        if (!Contents)
-          return Contents.takeError();
-        Bytes = arrayRefFromStringRef(*Contents).slice(Shared->Begin - S.getAddress(), RunBytes);
-        break;
-      }
-    if (Bytes.size() != RunBytes)
-      return failure("the shared run is not inside one section of code");
-    for (uint64_t Off = 0; Off < Bytes.size();) {
-      MCInst I;
-      uint64_t Size = 0;
-      if (D->Dis->getInstruction(I, Size, Bytes.slice(Off), Shared->Begin + Off, nulls()) !=
-              MCDisassembler::Success ||
-          Size == 0)
-        return failure("cannot decode the instruction at 0x" + utohexstr(Shared->Begin + Off));
+    C.RunBytes += Shared->End - Shared->Begin;
+    Error E = forEachInstruction(*D, *L, Shared->Begin, Shared->End - Shared->Begin,
+                                 [&](const MCInst &I, uint64_t Address, uint64_t) -> Error {
       std::string Why;
       if (!keepsFrame(*D, I, Why)) {
         std::string Where;
         for (const FunctionSymbol &F : L->Functions)
-          if (F.Address <= Shared->Begin + Off && Shared->Begin + Off < F.Address + F.Size)
+          if (F.Address <= Address && Address < F.Address + F.Size)
             Where = " (" + F.Name + ")";
-        return failure("the instruction at 0x" + utohexstr(Shared->Begin + Off) + Where + " " +
-                       Why + ": not frameless");
+        return failure("the instruction at 0x" + utohexstr(Address) + Where + " " + Why +
+                       ": not frameless");
       }
       ++C.Instructions;
-      Off += Size;
-    }
+      return Error::success();
+    });
+    if (E)
+      return std::move(E);
   }
   auto InRun = [&](uint64_t A) {
     return llvm::any_of(Runs, [&](const FDERange *R) { return R->Begin <= A && A < R->End; });
   };
+
+  // Calls into the runs from functions with a call-site table.
+  if (!Runs.empty())
+    if (Error E = checkCallSites(*D, *L, InRun))
+      return std::move(E);
 
   // No function lost the entry it had in clang's link; outlined functions keep theirs.
   for (const FunctionSymbol &F : L->Functions) {

@@ -12,7 +12,12 @@
 //     callee-saved register (x86-64: calls and returns move RSP and put it back), so the CIE's
 //     rule is true at every instruction of it;
 //   - every function that had an FDE in clang's link (by name), and every machine-outlined
-//     function, is still covered by one.
+//     function, is still covered by one;
+//   - every call into a run from a function with a C++ call-site table (its FDE's LSDA) is
+//     listed in that table, or reaches a machine-outlined function that leaves itself only by
+//     returning: members of a run are nounwind, which drops their calls from the tables, and
+//     an exception thrown through a call the table leaves out ends in std::terminate();
+//   - the output has function symbols (a stripped one could not show its runs).
 #pragma once
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MemoryBufferRef.h"

@@ -24,6 +24,9 @@
 //                                      the machine outliner's included) share one unwind entry
 //                                      (runtime/lto/SharedUnwind.h, SharedUnwindCodegen.h);
 //   smartcc-shared-unwind<PATH>        the same for the functions named in PATH, trusted (tests)
+//   smartcc-shared-unwind<unchecked-thunks>  tests only: the outliner's thunks join the run
+//                                      even where functions with landing pads call them
+//                                      (what the output check must refuse)
 //
 // With SMARTCC_LTO_SAVE_OPTIMIZED=PATH in its environment, the plugin also saves the module at
 // the end of LTO's default pipeline to PATH (what replay reads).
@@ -151,7 +154,10 @@ bool parseSharedUnwind(StringRef Name, ModulePassManager &MPM) {
   if (Name != "smartcc-shared-unwind" &&
       (!Name.consume_front("smartcc-shared-unwind<") || !Name.consume_back(">") || Name.empty()))
     return false;
-  MPM.addPass(smartcc::SharedUnwindPass(Name == "smartcc-shared-unwind" ? "" : Name));
+  if (Name == "unchecked-thunks")
+    MPM.addPass(smartcc::SharedUnwindPass("", /*UncheckedThunks=*/true));
+  else
+    MPM.addPass(smartcc::SharedUnwindPass(Name == "smartcc-shared-unwind" ? "" : Name));
   // Its code generation half (which functions the run holds): only links that share unwind
   // entries get the extra passes in their code generation pipelines.
   smartcc::registerSharedUnwindCodegenPasses();

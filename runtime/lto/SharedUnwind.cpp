@@ -107,6 +107,8 @@ PreservedAnalyses SharedUnwindPass::run(Module &M, ModuleAnalysisManager &) {
   }
   Function *End = marker(M, SharedUnwindEnd, ".cfi_endproc");
   appendToCompilerUsed(M, {Begin, End});
+  if (UncheckedThunks)
+    M.addModuleFlag(Module::Warning, SharedUnwindUncheckedThunks, 1);
   return PreservedAnalyses::none();
 }
 

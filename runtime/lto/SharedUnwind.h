@@ -34,10 +34,16 @@ inline constexpr const char *SharedUnwindSection = ".text.smartcc.shared_unwind"
 // The IR pass's mark on the functions it put in the run, for code generation's half
 // (runtime/lto/SharedUnwindCodegen.h): "check" (decided there on machine code) or "listed".
 inline constexpr const char *SharedUnwindAttr = "smartcc-shared-unwind";
+// A module flag for tests only (the pass's `unchecked-thunks` form): code generation's half
+// then also takes outlined thunks that functions with landing pads call, as it once did, so
+// that the lit tests can show the output check refusing what that makes.
+inline constexpr const char *SharedUnwindUncheckedThunks = "smartcc-shared-unwind-unchecked-thunks";
 
 struct SharedUnwindPass : llvm::PassInfoMixin<SharedUnwindPass> {
   std::string ListPath; // one function name per line; empty: every function that may be frameless
-  explicit SharedUnwindPass(llvm::StringRef P) : ListPath(P) {}
+  bool UncheckedThunks = false; // tests only: SharedUnwindUncheckedThunks
+  explicit SharedUnwindPass(llvm::StringRef P, bool UncheckedThunks = false)
+      : ListPath(P), UncheckedThunks(UncheckedThunks) {}
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
   static bool isRequired() { return true; }
 };

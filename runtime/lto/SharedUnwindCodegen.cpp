@@ -1,6 +1,7 @@
 #include "runtime/lto/SharedUnwindCodegen.h"
 #include "runtime/FramelessRegisters.h"
 #include "runtime/lto/SharedUnwind.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/CodeGen/MachineFunction.h"
 #include "llvm/CodeGen/MachineModuleInfo.h"
 #include "llvm/CodeGen/Passes.h"
@@ -53,7 +54,44 @@ bool frameless(const MachineFunction &MF, ArrayRef<MCRegister> Preserved) {
   return true;
 }
 
-// In the run: the shared section, no unwind table entry of its own.
+// Whether MF transfers control to code outside itself other than by returning: a call, a
+// tail call (the outliner's thunks end in one) or an indirect branch.
+bool leavesItself(const MachineFunction &MF) {
+  for (const MachineBasicBlock &MBB : MF)
+    for (const MachineInstr &MI : MBB)
+      if (MI.isCall() || MI.isIndirectBranch())
+        return true;
+  return false;
+}
+
+// The functions that a function with a personality routine refers to (calls, as a rule).
+// Such a caller's call-site table lists the calls that may throw and leaves out those whose
+// callee is nounwind (EHStreamer::callToNoUnwindFunction): a throw through a call it leaves
+// out finds no entry there, and the personality routine calls std::terminate(). A member of
+// the run is made nounwind (it must be: a function that may throw gets an entry of its own);
+// for one of these callers' callees that is true only if it leaves itself for no other code.
+DenseSet<const Function *> calledUnderPersonality(const Module &M, MachineModuleInfo &MMI) {
+  DenseSet<const Function *> Callees;
+  for (const Function &G : M) {
+    if (!G.hasPersonalityFn())
+      continue;
+    const MachineFunction *MF = MMI.getMachineFunction(G);
+    if (!MF)
+      continue;
+    for (const MachineBasicBlock &MBB : *MF)
+      for (const MachineInstr &MI : MBB)
+        for (const MachineOperand &MO : MI.operands())
+          if (MO.isGlobal())
+            if (const auto *Callee = dyn_cast<Function>(MO.getGlobal()))
+              Callees.insert(Callee);
+  }
+  return Callees;
+}
+
+// In the run: the shared section, no unwind table entry of its own (which takes nounwind as
+// well as no uwtable: AsmPrinter gives a function that may throw an entry whatever its
+// uwtable says). The IR pass's members are nounwind already; outlined functions are made so
+// only where that is true for every caller that has a call-site table (outlined()).
 void joinRun(Function &F) {
   F.setSection(SharedUnwindSection);
   F.setUWTableKind(UWTableKind::None);
@@ -106,6 +144,9 @@ struct SharedUnwindCodegen : ModulePass {
   bool outlined(Module &M, MachineModuleInfo &MMI, Function &Begin, Function &End) {
     std::vector<Function *> Moved;
     std::vector<MCRegister> Preserved;
+    const DenseSet<const Function *> UnderPersonality =
+        M.getModuleFlag(SharedUnwindUncheckedThunks) ? DenseSet<const Function *>()
+                                                     : calledUnderPersonality(M, MMI);
     for (Function &F : M) {
       MachineFunction *MF = MMI.getMachineFunction(F);
       // Only those with an FDE to give up (the outliner gives its functions its callers'
@@ -114,6 +155,13 @@ struct SharedUnwindCodegen : ModulePass {
         continue;
       if (Preserved.empty())
         Preserved = preservedRegisters(*MF);
+      // A thunk (`b callee` at its end) called from a function with landing pads stays out:
+      // made nounwind, its callers' call-site tables would drop the call, and an exception
+      // the callee throws would end in std::terminate() (C++ code; a C program's callees are
+      // nounwind and its functions have no personality). The output check proves the same
+      // on the linked file (runtime/UnwindSharing.h).
+      if (UnderPersonality.contains(&F) && leavesItself(*MF))
+        continue;
       if (frameless(*MF, Preserved))
         Moved.push_back(&F);
     }

@@ -18,8 +18,11 @@
 //   - Outlined, right after the machine outliner where it runs: the machine outliner makes
 //     its functions after every IR pass and appends them after the end marker, each with an
 //     FDE of its own (on AArch64 50-75 % of an LTO link's frameless FDEs). Each one frameless
-//     by the same test moves into the run; a run left empty loses its markers' directives,
-//     so that it costs no entry at all.
+//     by the same test moves into the run, except a thunk (it ends in a tail call, so it may
+//     throw) that a function with a personality routine calls: a member of the run must be
+//     nounwind, and a caller's call-site table leaves out its calls of nounwind functions, so
+//     an exception thrown through such a call would end in std::terminate(). A run left
+//     empty loses its markers' directives, so that it costs no entry at all.
 // Since nothing waits for clang's link to name the frameless functions, a shared-unwind
 // candidate starts at once, beside clang's link. The driver's check of the linked output
 // (runtime/UnwindSharing.h) decides, not these passes' reading of the machine code.
