@@ -2,7 +2,7 @@
 // the TU optimizer wrapped around it when the job is eligible. Jobs that are not eligible go
 // to the real clang's cc1, so their behaviour is clang's by construction.
 #pragma once
-#include "runtime/Config.h"
+#include "runtime/config/Config.h"
 #include "llvm/ADT/ArrayRef.h"
 
 namespace smartcc {

@@ -1,5 +1,5 @@
 #include "driver/Eligibility.h"
-#include "runtime/BuildProbe.h"
+#include "runtime/config/BuildProbe.h"
 #include "clang/Frontend/CompilerInvocation.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"

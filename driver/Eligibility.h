@@ -4,7 +4,7 @@
 // would have to reproduce (sanitizers, coverage, profiling, instrumentation, plugins) and no
 // side output written during codegen. Anything else is clang's, untouched.
 #pragma once
-#include "runtime/Config.h"
+#include "runtime/config/Config.h"
 #include <string>
 
 namespace clang {

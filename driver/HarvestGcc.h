@@ -6,7 +6,7 @@
 // the harvested modules. Build trees are deleted after harvesting, so this is the only moment
 // the exact command exists.
 #pragma once
-#include "runtime/Config.h"
+#include "runtime/config/Config.h"
 #include "llvm/ADT/ArrayRef.h"
 
 namespace clang::driver {

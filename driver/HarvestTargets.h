@@ -4,7 +4,7 @@
 // A package configured once for the host thus yields aarch64 modules too; compiles that fail
 // for the other target (host-specific headers) are simply skipped.
 #pragma once
-#include "runtime/Config.h"
+#include "runtime/config/Config.h"
 #include "llvm/ADT/ArrayRef.h"
 
 namespace clang::driver {

@@ -11,7 +11,7 @@
 // symbol resolution, ThinLTO caching), and lld is the only place that link exists; re-creating
 // it in-process would be a second linker to keep byte-identical (docs/design.md, "LTO links").
 #pragma once
-#include "runtime/Config.h"
+#include "runtime/config/Config.h"
 #include "clang/Driver/Compilation.h"
 #include "llvm/ADT/StringRef.h"
 #include <memory>

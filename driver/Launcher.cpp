@@ -4,9 +4,9 @@
 //
 // The rule is deliberately conservative: anything that *might* need the core goes there;
 // the core then decides exactly (with clang's own argument parser).
-#include "runtime/BuildProbe.h"
-#include "runtime/ConfigFiles.h"
-#include "runtime/StatsDir.h"
+#include "runtime/config/BuildProbe.h"
+#include "runtime/config/ConfigFiles.h"
+#include "runtime/config/StatsDir.h"
 #include "driver/ProgramName.h"
 #include <cerrno>
 #include <climits>
@@ -83,7 +83,7 @@ bool environmentNeedsCore() {
   return std::getenv("CCC_OVERRIDE_OPTIONS") != nullptr;
 }
 
-// A build-system probe (runtime/BuildProbe.h): one of the command's inputs is a probe source,
+// A build-system probe (runtime/config/BuildProbe.h): one of the command's inputs is a probe source,
 // or the command runs where only probes run.
 bool isProbeCommand(int Argc, char **Argv) {
   char Cwd[PATH_MAX];

@@ -2,7 +2,7 @@
 // --smartcc-help, --smartcc-print-config. They never run the compiler.
 #pragma once
 #include "driver/SmartccArgs.h"
-#include "runtime/Config.h"
+#include "runtime/config/Config.h"
 
 namespace smartcc {
 int runSmartccCommands(const SplitArgs &Args, const Config &Cfg);

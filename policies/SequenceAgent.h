@@ -81,7 +81,7 @@ constexpr size_t EffortOneCandidates = 3;
 // `agent_confidence`; smartcc-train --score reports what each margin keeps).
 std::vector<SequenceProposal> proposalsForEffort(std::vector<SequenceProposal> Ranked,
                                                  unsigned Effort, double ConfidenceMargin = 0);
-// Effort 2's first round when a guided search follows it (runtime/GuidedSearch.h): effort 1's
+// Effort 2's first round when a guided search follows it (runtime/candidates/GuidedSearch.h): effort 1's
 // proposals, then the best predicted others, Count in all. On 120 eval modules (x86-64,
 // docs/results/guided-search.md) the 9 best and 3 continuations measured 1.0248 against
 // the whole core set's 1.0239, with 12 sequences compiled instead of 19 (aarch64, 48 modules:

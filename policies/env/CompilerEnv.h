@@ -19,7 +19,7 @@
 #include "policies/ActionSpace.h"
 #include "policies/AutophaseFeatures.h"
 #include "policies/ModuleObservation.h"
-#include "runtime/CodegenContext.h"
+#include "runtime/compile/CodegenContext.h"
 #include "llvm/Support/Error.h"
 #include <cstdint>
 #include <list>
@@ -94,7 +94,7 @@ public:
   llvm::Expected<ObjectSize> objectSize();
   llvm::Expected<ObjectSize> clangObjectSize();
   // The current state's image bytes as the compiler would ship them: where its object is
-  // smaller than clang's but breaks the compiler's default ship rules (runtime/Decision.h: no
+  // smaller than clang's but breaks the compiler's default ship rules (runtime/decide/Decision.h: no
   // RAM growth, no code bought with unwind tables), clang's object ships, so clang's bytes.
   // Objective::ShippedBytes: what the compiler's users get, not what the candidate measures.
   llvm::Expected<uint64_t> shippedBytes();

@@ -1,5 +1,5 @@
 #include "policies/env/ContainedEvaluation.h"
-#include "runtime/FileDescriptorIO.h"
+#include "runtime/support/FileDescriptorIO.h"
 #include "llvm/ADT/StringRef.h"
 #include <algorithm>
 #include <cerrno>

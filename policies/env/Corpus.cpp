@@ -1,5 +1,5 @@
 #include "policies/env/Corpus.h"
-#include "runtime/CompileLevel.h"
+#include "runtime/compile/CompileLevel.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Bitcode/BitcodeReader.h"

@@ -1,4 +1,4 @@
-// Reads a harvested corpus (runtime/Harvester.h layout) into benchmarks: one per distinct
+// Reads a harvested corpus (runtime/observe/Harvester.h layout) into benchmarks: one per distinct
 // module, with the package it first came from and its IR size.
 #pragma once
 #include "policies/env/CompilerEnv.h"

@@ -1,5 +1,5 @@
 #include "policies/env/EnvWorker.h"
-#include "runtime/FileDescriptorIO.h"
+#include "runtime/support/FileDescriptorIO.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"

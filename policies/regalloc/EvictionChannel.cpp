@@ -134,7 +134,7 @@ float elementAsFloat(const char *P, const std::string &Type) {
   return float(I);
 }
 
-// As runtime/FileDescriptorIO.h's, which this library (below runtime) cannot call.
+// As runtime/support/FileDescriptorIO.h's, which this library (below runtime) cannot call.
 bool writeAll(int FD, const char *P, size_t N) {
   while (N) {
     ssize_t W = ::write(FD, P, N);

@@ -8,7 +8,7 @@
 // A model is kind "regalloc" in the exported format (smartcc-train --trainer regalloc-es): one
 // output per *head* (at most 64), read over regAllocFeatureNames(). Each head is a way to rescale the
 // priorities; a compile chooses, per function, LLVM's own priorities or one head
-// (RegAllocPlan, runtime/RegAllocPortfolio.h). The output layer of the warm start is zero, so
+// (RegAllocPlan, runtime/compile/RegAllocPortfolio.h). The output layer of the warm start is zero, so
 // the untrained model is LLVM's default advisor exactly (see docs/ml-regalloc.md).
 //
 // A head may also carry greedy allocator options (metadata "head_options": per head, a list of

@@ -18,7 +18,7 @@
 #include "policies/train/EvolutionStrategies.h"
 #include "policies/train/TrainingCommon.h"
 #include "policies/train/TrainingReport.h"
-#include "runtime/JSONLines.h"
+#include "runtime/observe/JSONLines.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"

@@ -1,6 +1,6 @@
 // Training the register-allocation policy (policies/regalloc/): a small network rescaling the
 // greedy allocator's priorities, judged by the allocator's own frequency-weighted spill,
-// reload and copy cost (runtime/RegAllocCost.h) on real modules of the training split.
+// reload and copy cost (runtime/measure/RegAllocCost.h) on real modules of the training split.
 //
 // Head selection (CandidateHeads > 0): a head only has to be good where LLVM's priorities and
 // the other heads are not, so heads are picked like a core set: CandidateHeads random heads are
@@ -19,7 +19,7 @@
 //
 // --trainer regalloc-es: evolution strategies (policies/train/EvolutionStrategies.h) on the
 // objective the compiler serves: each function allocated by the cheapest of LLVM's priorities
-// and the policy's heads (runtime/RegAllocPortfolio.h), so a head is rewarded for being good
+// and the policy's heads (runtime/compile/RegAllocPortfolio.h), so a head is rewarded for being good
 // where the others and LLVM are not. The warm start is behavioural cloning of the default
 // advisor, reached without an epoch (the policy is a residual on LLVM's priority, so a zero
 // output is LLVM's advisor exactly) plus, with InitSpread, a few random features per head so

@@ -1,5 +1,5 @@
 #include "policies/train/TrainingReport.h"
-#include "runtime/JSONLines.h"
+#include "runtime/observe/JSONLines.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"

@@ -1,4 +1,4 @@
-#include "runtime/AgentCandidates.h"
+#include "runtime/candidates/AgentCandidates.h"
 #include "policies/SequenceAgent.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"

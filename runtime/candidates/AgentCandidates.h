@@ -3,8 +3,8 @@
 // many of its sequences become candidates. Every one is measured against clang's own output
 // like any other candidate, so a wrong prediction costs time, never bytes.
 #pragma once
-#include "runtime/CandidateSpec.h"
-#include "runtime/Config.h"
+#include "runtime/config/CandidateSpec.h"
+#include "runtime/config/Config.h"
 #include "llvm/ADT/StringRef.h"
 #include <memory>
 #include <string>
@@ -32,7 +32,7 @@ struct AgentChoice {
 // The macro action that is clang's whole per-module pipeline (policies/actions/macro.toml).
 constexpr const char *WholeClangPipelineAction = "clang-default";
 
-// Guided: a guided search follows effort 2's proposals (runtime/GuidedSearch.h), which are then
+// Guided: a guided search follows effort 2's proposals (runtime/candidates/GuidedSearch.h), which are then
 // its first round (proposalsForGuidedStart) instead of the whole core set.
 AgentChoice agentCandidates(const llvm::Module &M, const Config &Cfg, llvm::StringRef Triple,
                             bool Guided = false);

@@ -1,4 +1,4 @@
-#include "runtime/CandidateBudget.h"
+#include "runtime/candidates/CandidateBudget.h"
 #include <algorithm>
 
 namespace smartcc {

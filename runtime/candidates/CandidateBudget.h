@@ -45,7 +45,7 @@ std::vector<CandidateSlot> candidateOrder(const std::vector<bool> &LibraryLate,
 // The candidates that run, in order: candidateOrder's order, each kept if its cost fits in what
 // the ones before it left of Allowance (infinity: no budget), at most Cap of them. ProposalLate
 // and LibraryLate say which candidates continue from clang's optimized module. One rule for the
-// compiler (runtime/TUOptimizer.cpp) and smartcc-eval's agent method.
+// compiler (runtime/decide/TUOptimizer.cpp) and smartcc-eval's agent method.
 std::vector<CandidateSlot> candidatesWithinBudget(const std::vector<bool> &ProposalLate,
                                                   const std::vector<bool> &LibraryLate,
                                                   double Allowance, bool LargeTU, size_t Cap);

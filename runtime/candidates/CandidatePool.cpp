@@ -1,5 +1,5 @@
-#include "runtime/CandidatePool.h"
-#include "runtime/ProcessWait.h"
+#include "runtime/candidates/CandidatePool.h"
+#include "runtime/support/ProcessWait.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/raw_ostream.h"

@@ -10,9 +10,9 @@
 // forks one process per candidate, at most `Jobs` at a time, killing any that exceed the
 // timeout. Results come back in shared memory; objects in one memfd per candidate.
 #pragma once
-#include "runtime/CandidateResult.h"
-#include "runtime/CandidateRunner.h"
-#include "runtime/CandidateSpec.h"
+#include "runtime/candidates/CandidateResult.h"
+#include "runtime/candidates/CandidateRunner.h"
+#include "runtime/config/CandidateSpec.h"
 #include "llvm/Support/Error.h"
 #include <memory>
 #include <string>

@@ -1,7 +1,7 @@
 // What one candidate's process reports back. It lives in memory shared between the compiler
 // and the candidate processes, so it is plain old data: no pointers, no std::string.
 #pragma once
-#include "runtime/SizeMeasurer.h"
+#include "runtime/measure/SizeMeasurer.h"
 #include <cstdint>
 #include <cstring>
 
@@ -35,7 +35,7 @@ struct CandidateResult {
   unsigned RegAllocRanges = 0, RegAllocChanged = 0; // with a register-allocation policy
   unsigned RegAllocEvictions = 0; // eviction decisions its eviction heads took (shipped mix)
   // Functions with a spill cost, and how many of them a policy head allocated (per-function
-  // choice, runtime/RegAllocPortfolio.h); code generations the choice took.
+  // choice, runtime/compile/RegAllocPortfolio.h); code generations the choice took.
   unsigned RegAllocFunctions = 0, RegAllocFunctionsChanged = 0, RegAllocCodegens = 0;
   // The cost of LLVM's own allocation of the same module, measured on the way (-1: not):
   // at -O1..-O3 it is the baseline the ML allocation must beat.

@@ -3,8 +3,8 @@
 // backend, measure, and hand the bytes back. Every failure becomes an Outcome, never an exit
 // code the compile could see.
 #pragma once
-#include "runtime/CandidateResult.h"
-#include "runtime/CandidateSpec.h"
+#include "runtime/candidates/CandidateResult.h"
+#include "runtime/config/CandidateSpec.h"
 #include <string>
 #include <vector>
 

@@ -1,6 +1,6 @@
-#include "runtime/GuidedSearch.h"
+#include "runtime/candidates/GuidedSearch.h"
 #include "policies/SequenceAgent.h"
-#include "runtime/AgentCandidates.h"
+#include "runtime/candidates/AgentCandidates.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Bitcode/BitcodeWriter.h"

@@ -12,8 +12,8 @@
 // (and may have freed its context) by then: the frontend's module and clang's optimized one
 // are kept as bitcode, written when they pass by, only when the search will run.
 #pragma once
-#include "runtime/CandidatePool.h"
-#include "runtime/CandidateSpec.h"
+#include "runtime/candidates/CandidatePool.h"
+#include "runtime/config/CandidateSpec.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include <memory>

@@ -1,4 +1,4 @@
-#include "runtime/InlinerCandidates.h"
+#include "runtime/candidates/InlinerCandidates.h"
 #include "policies/inliner/InlinePolicy.h"
 
 using namespace llvm;

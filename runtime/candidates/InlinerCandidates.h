@@ -3,8 +3,8 @@
 // one more candidate runs clang's own pipeline with it ("oz-ml-inliner"). clang's own output
 // (the baseline every candidate must beat) is never touched, so the fallback still holds.
 #pragma once
-#include "runtime/CandidateSpec.h"
-#include "runtime/Config.h"
+#include "runtime/config/CandidateSpec.h"
+#include "runtime/config/Config.h"
 #include "llvm/ADT/StringRef.h"
 #include <memory>
 #include <string>

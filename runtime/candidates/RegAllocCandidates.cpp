@@ -1,4 +1,4 @@
-#include "runtime/RegAllocCandidates.h"
+#include "runtime/candidates/RegAllocCandidates.h"
 #include "policies/regalloc/RegAllocPolicy.h"
 
 using namespace llvm;
@@ -34,7 +34,7 @@ void applyRegAlloc(std::vector<CandidateSpec> &Specs, const RegAllocChoice &Choi
   if (!Choice.Policy)
     return;
   // It continues from clang's optimized module: the middle-end is not run twice. Its first
-  // codegen is LLVM's own allocation of that module (runtime/RegAllocPortfolio.h), whose cost
+  // codegen is LLVM's own allocation of that module (runtime/compile/RegAllocPortfolio.h), whose cost
   // it reports: at a speed level that is the baseline, so no replica of clang runs.
   CandidateSpec ML;
   ML.Name = MLRegAllocCandidate;

@@ -7,8 +7,8 @@
 //    whose cost clang's object cannot report), then allocates per function among those and
 //    the policy's heads. Its object ships only when its cost is strictly lower than greedy's.
 #pragma once
-#include "runtime/CandidateSpec.h"
-#include "runtime/Config.h"
+#include "runtime/config/CandidateSpec.h"
+#include "runtime/config/Config.h"
 #include "llvm/ADT/StringRef.h"
 #include <memory>
 #include <string>

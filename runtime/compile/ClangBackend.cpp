@@ -1,4 +1,4 @@
-#include "runtime/ClangBackend.h"
+#include "runtime/compile/ClangBackend.h"
 #include "clang/CodeGen/BackendUtil.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "llvm/IR/Module.h"

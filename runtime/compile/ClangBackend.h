@@ -23,7 +23,7 @@ bool emitWithClangBackend(clang::CompilerInstance &CI, llvm::Module &M, EmitKind
 
 // The same object, with every function in its own section when FunctionSections (as
 // -ffunction-sections would), so that each function's code and jump tables can be told apart
-// (runtime/FunctionSizes.h): for deciding per function, not for shipping.
+// (runtime/measure/FunctionSizes.h): for deciding per function, not for shipping.
 bool emitObjectForMeasuring(clang::CompilerInstance &CI, llvm::Module &M, bool FunctionSections,
                             llvm::SmallVectorImpl<char> &Out);
 

@@ -4,8 +4,8 @@
 // plus clang's backend give clang-22's own object for that TU. Used by the learning
 // environment and by smartcc-eval.
 #pragma once
-#include "runtime/CandidateSpec.h"
-#include "runtime/SizeMeasurer.h"
+#include "runtime/config/CandidateSpec.h"
+#include "runtime/measure/SizeMeasurer.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Error.h"
 #include <memory>
@@ -53,10 +53,10 @@ public:
   llvm::Expected<ObjectSize> emitObject(llvm::Module &M, llvm::SmallVectorImpl<char> &Object,
                                         const RegAllocRequest &RegAlloc = {});
   // Generates M's object (rewriting M), allocating registers as the scope around the call
-  // says: the emitter of runtime/RegAllocPortfolio.h.
+  // says: the emitter of runtime/compile/RegAllocPortfolio.h.
   llvm::Error emit(llvm::Module &M, llvm::SmallVectorImpl<char> &Object);
   // Generates M's object with registers allocated per function among LLVM's priorities and
-  // Policy's heads (runtime/RegAllocPortfolio.h), as the compiler's ml-regalloc candidate does.
+  // Policy's heads (runtime/compile/RegAllocPortfolio.h), as the compiler's ml-regalloc candidate does.
   llvm::Expected<PortfolioAllocation> emitObjectPerFunction(llvm::Module &M,
                                                             const RegAllocPolicy &Policy,
                                                             double MaxGrowth = 0);

@@ -1,4 +1,4 @@
-#include "runtime/CompileLevel.h"
+#include "runtime/compile/CompileLevel.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/IR/Module.h"
 

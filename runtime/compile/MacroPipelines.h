@@ -1,6 +1,6 @@
 // The agent's macro actions (policies/actions/macro.toml) as PassBuilder calls, in one place
-// for the two builders that need them: the compiler's middle-end (runtime/PipelineBuilder.cpp)
-// and smartcc's LTO pass plugin inside lld (runtime/lto/LTOPassPlugin.cpp), which links only
+// for the two builders that need them: the compiler's middle-end (runtime/compile/PipelineBuilder.cpp)
+// and smartcc's LTO pass plugin inside lld (runtime/link/plugin/LTOPassPlugin.cpp), which links only
 // libLLVM, hence header-only. clang-default and clang-default-os are not here: they are whole
 // pipelines each builder spells its own way (per module in a compile, lld's lto<> at a link).
 #pragma once

@@ -1,4 +1,4 @@
-#include "runtime/OptionActions.h"
+#include "runtime/compile/OptionActions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"

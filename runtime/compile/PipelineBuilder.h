@@ -3,7 +3,7 @@
 // "default" is then clang's pipeline at the user's -O level; other stages are new-PM
 // pipeline strings, so "-Oz, then more" is expressible.
 #pragma once
-#include "runtime/CandidateSpec.h"
+#include "runtime/config/CandidateSpec.h"
 #include "llvm/Support/Error.h"
 #include "llvm/ADT/StringRef.h"
 #include <memory>

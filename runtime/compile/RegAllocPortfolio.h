@@ -2,7 +2,7 @@
 // policy (policies/regalloc/RegAllocPolicy.h). Register allocation of one function does not
 // depend on how another was allocated (no interprocedural allocation at clang's settings), so
 // the module is code-generated once with greedy priorities and once per head, each function's
-// cost is read from the allocator's own report (runtime/RegAllocCost.h), and a last codegen
+// cost is read from the allocator's own report (runtime/measure/RegAllocCost.h), and a last codegen
 // gives every function the cheapest of its allocations. A head therefore only has to be good
 // where it is used: a policy that is worse on most functions still wins on the others, and no
 // function is allocated worse than by LLVM's heuristic.
@@ -24,7 +24,7 @@
 // larger, greedy's allocation is returned instead.
 #pragma once
 #include "policies/regalloc/RegAllocPolicy.h"
-#include "runtime/RegAllocCost.h"
+#include "runtime/measure/RegAllocCost.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringSet.h"

@@ -1,4 +1,4 @@
-#include "runtime/TestPasses.h"
+#include "runtime/compile/TestPasses.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassManager.h"
 #include "llvm/Passes/PassBuilder.h"

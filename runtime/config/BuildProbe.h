@@ -40,7 +40,7 @@ inline bool isBuildProbe(std::string_view Source, std::string_view Directory) {
 
 // Probes the launcher passes to clang are counted by appending one byte each to this file in
 // the stats directory (O_APPEND: parallel configures lose nothing, no lock needed); the
-// counters read its size as passthrough.build_probe (runtime/Stats.h).
+// counters read its size as passthrough.build_probe (runtime/observe/Stats.h).
 inline constexpr const char *BuildProbeCountFile = "build-probes";
 
 } // namespace smartcc

@@ -38,7 +38,7 @@ struct CandidateSpec {
   std::vector<std::string> Actions;
   std::string ActionSpace;
   std::optional<float> PredictedPercent;
-  // Effort 2's guided search (runtime/GuidedSearch.h): after the sequence, the candidate asks
+  // Effort 2's guided search (runtime/candidates/GuidedSearch.h): after the sequence, the candidate asks
   // this agent to rank its core set on the module it reached, and reports the ranking
   // (CandidateResult::Next), so that the next round can continue this candidate's state.
   std::shared_ptr<const SequenceAgent> ProposeAfter;
@@ -58,12 +58,12 @@ struct CandidateSpec {
   // candidate's codegen takes its priorities. Null: LLVM's own, as clang.
   std::shared_ptr<const RegAllocPolicy> RegAlloc;
   // With RegAlloc: the fraction of the module's code bytes its per-function choice may add
-  // over greedy's allocation to be cheaper (runtime/RegAllocPortfolio.h); 0 at size levels.
+  // over greedy's allocation to be cheaper (runtime/compile/RegAllocPortfolio.h); 0 at size levels.
   double RegAllocMaxGrowth = 0;
   // Stands for clang's own output where that output cannot be measured in the needed unit
   // (-S, the IR metric, the register-allocation cost): it is the baseline, not a contender.
   bool Replica = false;
-  // The function-mix candidate (runtime/FunctionMixCandidate.h): its module is built in its
+  // The function-mix candidate (runtime/decide/FunctionMixCandidate.h): its module is built in its
   // process from these measured versions instead of being optimized; LLVMArgs are the base
   // version's code-generation options.
   std::shared_ptr<const FunctionMixInput> Mix;

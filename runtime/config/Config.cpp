@@ -1,9 +1,11 @@
-// Loading smartcc's configuration: the settings table (runtime/Settings.def) read from the
-// built-in candidate library, TOML files, SMARTCC_* environment variables and --smartcc-* flags.
-#include "runtime/Config.h"
-#include "runtime/ConfigFiles.h"
-#include "runtime/ProjectTrust.h"
-#include "runtime/StatsDir.h"
+// Loading smartcc's configuration: the settings table (runtime/config/SettingsTable.h) read from
+// the built-in candidate library, TOML files, SMARTCC_* environment variables and --smartcc-*
+// flags. Printing it is runtime/config/ConfigPrint.cpp.
+#include "runtime/config/Config.h"
+#include "runtime/config/SettingsTable.h"
+#include "runtime/config/ConfigFiles.h"
+#include "runtime/config/ProjectTrust.h"
+#include "runtime/config/StatsDir.h"
 #include "policies/BuiltinCandidates.h"
 #include "policies/SequenceAgent.h"
 #include "policies/inliner/InlinePolicy.h"
@@ -45,6 +47,8 @@ using llvm::StringRef;
 using llvm::Twine;
 
 namespace smartcc {
+
+using namespace settings;
 
 const char *metricName(Metric M) {
   switch (M) {
@@ -110,319 +114,6 @@ std::string Config::effectiveStatsDir() const {
 
 namespace {
 
-constexpr const char *BuiltinSource = "<builtin>/candidates.toml";
-constexpr const char *LevelsExpected = "expected Oz or Os";
-constexpr const char *MetricsExpected = "expected image, code, text, file, ir or alloc";
-constexpr const char *NameChars = "letters, digits, '_', '.' and '-'";
-
-Error makeError(const Twine &Msg) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), Msg);
-}
-
-// ---------------------------------------------------------------------------------------------
-// The settings table.
-
-enum class SettingKind { Bool, Levels, MetricName, Count, PositiveCount, Effort, Growth, Percent, Path, Agent, Inliner, RegAlloc, CandidateList, Targets };
-
-// A value parsed from any source, before it is stored in its Config field. Only the member
-// matching the setting's field type is meaningful.
-struct Value {
-  bool B = false;
-  unsigned U = 0;
-  double D = 0;
-  Metric M = Metric::ImageBytes;
-  std::string S;
-  std::vector<std::string> L;
-};
-
-// The range of a number setting: a growth factor above 1, or a percentage.
-bool inRange(SettingKind Kind, double D) {
-  if (!std::isfinite(D))
-    return false;
-  return Kind == SettingKind::Percent ? D >= 0 && D <= 100 : D > 1.0;
-}
-
-void assign(bool &Dst, Value &V) { Dst = V.B; }
-void assign(unsigned &Dst, Value &V) { Dst = V.U; }
-void assign(double &Dst, Value &V) { Dst = V.D; }
-void assign(Metric &Dst, Value &V) { Dst = V.M; }
-void assign(std::string &Dst, Value &V) { Dst = std::move(V.S); }
-void assign(std::vector<std::string> &Dst, Value &V) { Dst = std::move(V.L); }
-
-// Values are printed in TOML syntax so that --smartcc-print-config output can be pasted into
-// a configuration file.
-std::string tomlString(StringRef S) {
-  std::string Out = "\"";
-  for (unsigned char C : S) {
-    if (C == '"' || C == '\\') {
-      Out += '\\';
-      Out += char(C);
-    } else if (C < 0x20 || C == 0x7f) {
-      char Buf[8];
-      std::snprintf(Buf, sizeof(Buf), "\\u%04x", C);
-      Out += Buf;
-    } else {
-      Out += char(C);
-    }
-  }
-  return Out + "\"";
-}
-
-std::string formatValue(bool B) { return B ? "true" : "false"; }
-std::string formatValue(unsigned U) { return std::to_string(U); }
-std::string formatValue(Metric M) { return tomlString(metricName(M)); }
-std::string formatValue(const std::string &S) { return tomlString(S); }
-std::string formatValue(double D) {
-  char Buf[64];
-  std::snprintf(Buf, sizeof(Buf), "%.15g", D);
-  std::string S = Buf;
-  // Keep it a TOML float ("8.0", not "8").
-  if (S.find_first_of(".eEn") == std::string::npos)
-    S += ".0";
-  return S;
-}
-std::string formatValue(const std::vector<std::string> &L) {
-  std::string Out = "[";
-  for (size_t I = 0; I < L.size(); ++I)
-    Out += (I ? ", " : "") + tomlString(L[I]);
-  return Out + "]";
-}
-
-struct Setting {
-  const char *Key;
-  const char *Env;
-  const char *Flag;
-  SettingKind Kind;
-  const char *Doc;
-  void (*Store)(Config &, Value &);
-  std::string (*Format)(const Config &);
-};
-
-const Setting Settings[] = {
-#define SMARTCC_SETTING(KEY, ENV, FLAG, KIND, MEMBER, DOC)                                    \
-  {KEY,                                                                                        \
-   ENV,                                                                                        \
-   FLAG,                                                                                       \
-   SettingKind::KIND,                                                                          \
-   DOC,                                                                                        \
-   [](Config &C, Value &V) { assign(C.MEMBER, V); },                                           \
-   [](const Config &C) { return formatValue(C.MEMBER); }},
-#include "runtime/Settings.def"
-};
-
-const Setting *findByKey(StringRef Key) {
-  for (const Setting &S : Settings)
-    if (Key == S.Key)
-      return &S;
-  return nullptr;
-}
-
-const Setting *findByFlag(StringRef Flag) {
-  for (const Setting &S : Settings)
-    if (Flag == S.Flag)
-      return &S;
-  return nullptr;
-}
-
-// What a value of each kind must look like, for error messages about environment variables
-// and flags ("SMARTCC_JOBS=abc: expected a non-negative integer").
-const char *expectation(SettingKind K) {
-  switch (K) {
-  case SettingKind::Bool:
-    return "expected a boolean (1, true, yes, on, 0, false, no or off)";
-  case SettingKind::Levels:
-    return "expected a comma-separated list of Oz and Os";
-  case SettingKind::MetricName:
-    return MetricsExpected;
-  case SettingKind::Count:
-    return "expected a non-negative integer";
-  case SettingKind::PositiveCount:
-    return "expected a positive integer";
-  case SettingKind::Effort:
-    return "expected 0, 1 or 2";
-  case SettingKind::Agent:
-    return "expected 'builtin', 'off' or the path of a sequence-value model";
-  case SettingKind::Inliner:
-    return "expected 'heuristic', 'ml' or the path of an inliner model";
-  case SettingKind::RegAlloc:
-    return "expected 'greedy', 'ml' or the path of a register-allocation model";
-  case SettingKind::Growth:
-    return "expected a number greater than 1";
-  case SettingKind::Percent:
-    return "expected a percentage from 0 to 100";
-  case SettingKind::Path:
-    return "expected a path";
-  case SettingKind::CandidateList:
-    return "expected a comma-separated list of candidate names, or 'none'";
-  case SettingKind::Targets:
-    return "expected a comma-separated list of target triples";
-  }
-  return "";
-}
-
-// The same, phrased about a TOML key ("'jobs' must be a non-negative integer").
-const char *tomlRequirement(SettingKind K) {
-  switch (K) {
-  case SettingKind::Bool:
-    return "must be a boolean (true or false)";
-  case SettingKind::Levels:
-    return "must be an array of strings (\"Oz\", \"Os\")";
-  case SettingKind::MetricName:
-    return "must be one of \"alloc\", \"text\", \"file\" or \"ir\"";
-  case SettingKind::Count:
-    return "must be a non-negative integer";
-  case SettingKind::PositiveCount:
-    return "must be a positive integer";
-  case SettingKind::Effort:
-    return "must be 0, 1 or 2";
-  case SettingKind::Agent:
-    return "must be \"builtin\", \"off\" or the path of a sequence-value model";
-  case SettingKind::Inliner:
-    return "must be \"heuristic\", \"ml\" or the path of an inliner model";
-  case SettingKind::RegAlloc:
-    return "must be \"greedy\", \"ml\" or the path of a register-allocation model";
-  case SettingKind::Growth:
-    return "must be a number greater than 1";
-  case SettingKind::Percent:
-    return "must be a percentage from 0 to 100";
-  case SettingKind::Path:
-    return "must be a string";
-  case SettingKind::CandidateList:
-    return "must be an array of candidate names";
-  case SettingKind::Targets:
-    return "must be an array of target triples";
-  }
-  return "";
-}
-
-bool isValidCandidateName(StringRef Name) {
-  return !Name.empty() && llvm::all_of(Name, [](char C) {
-    return llvm::isAlnum(C) || C == '_' || C == '.' || C == '-';
-  });
-}
-
-bool isLevel(StringRef S) { return S == "Oz" || S == "Os"; }
-
-// ---------------------------------------------------------------------------------------------
-// Parsing from environment variables and flags.
-
-// Returns whether S is one of the accepted boolean words (any letter case), storing it in Out.
-bool parseBoolWord(StringRef S, bool &Out) {
-  for (StringRef T : {"1", "true", "yes", "on"})
-    if (S.equals_insensitive(T))
-      return Out = true, true;
-  for (StringRef F : {"0", "false", "no", "off"})
-    if (S.equals_insensitive(F))
-      return Out = false, true;
-  return false;
-}
-
-// Splits "a, b,c" into trimmed items; fails on an empty item (a stray comma is a typo).
-bool splitList(StringRef S, std::vector<std::string> &Out) {
-  llvm::SmallVector<StringRef, 8> Parts;
-  S.split(Parts, ',');
-  for (StringRef P : Parts) {
-    P = P.trim();
-    if (P.empty())
-      return false;
-    Out.push_back(P.str());
-  }
-  return true;
-}
-
-// A model setting (agent, inliner, regalloc) names a keyword or a model file; the file must hold the
-// right kind of model now, not fail in every compile later.
-std::optional<std::string> checkModelSetting(SettingKind Kind, StringRef Key, StringRef Text) {
-  if (Kind == SettingKind::Agent) {
-    if (Text == "builtin" || Text == "off")
-      return std::nullopt;
-    // The link agent takes its own kind of model (trained on links) or a per-TU one.
-    llvm::Expected<SequenceAgent> A = Key == "link_agent" ? SequenceAgent::loadForLinks(Text.str())
-                                                          : SequenceAgent::load(Text.str());
-    if (!A)
-      return llvm::toString(A.takeError());
-    return std::nullopt;
-  }
-  if (Kind == SettingKind::RegAlloc) {
-    if (Text == "greedy" || Text == "ml")
-      return std::nullopt;
-    if (llvm::Expected<RegAllocPolicy> P = RegAllocPolicy::load(Text.str()); !P)
-      return llvm::toString(P.takeError());
-    return std::nullopt;
-  }
-  if (Text == "heuristic" || Text == "ml")
-    return std::nullopt;
-  if (llvm::Expected<InlinePolicy> P = InlinePolicy::load(Text.str()); !P)
-    return llvm::toString(P.takeError());
-  return std::nullopt;
-}
-
-// Parses the text of an environment variable or flag. Returns an error message without the
-// "SOURCE=VALUE: " prefix, or nothing on success.
-std::optional<std::string> parseText(const Setting &S, StringRef Text, Value &V) {
-  switch (S.Kind) {
-  case SettingKind::Bool:
-    if (!parseBoolWord(Text, V.B))
-      return std::string(expectation(S.Kind));
-    return std::nullopt;
-  case SettingKind::Levels:
-    if (!splitList(Text, V.L))
-      return std::string(expectation(S.Kind));
-    for (const std::string &L : V.L)
-      if (!isLevel(L))
-        return ("'" + L + "' is not a level smartcc can take over (" + LevelsExpected + ")");
-    return std::nullopt;
-  case SettingKind::MetricName:
-    if (std::optional<Metric> M = parseMetric(Text)) {
-      V.M = *M;
-      return std::nullopt;
-    }
-    return ("unknown metric '" + Text + "' (" + MetricsExpected + ")").str();
-  case SettingKind::Count:
-  case SettingKind::PositiveCount:
-  case SettingKind::Effort: {
-    unsigned long long N;
-    if (Text.getAsInteger(10, N) || N > UINT_MAX ||
-        (S.Kind == SettingKind::PositiveCount && N == 0) ||
-        (S.Kind == SettingKind::Effort && N > 2))
-      return std::string(expectation(S.Kind));
-    V.U = unsigned(N);
-    return std::nullopt;
-  }
-  case SettingKind::Growth:
-  case SettingKind::Percent:
-    if (Text.getAsDouble(V.D) || !inRange(S.Kind, V.D))
-      return std::string(expectation(S.Kind));
-    return std::nullopt;
-  case SettingKind::Path:
-    V.S = Text.str();
-    return std::nullopt;
-  case SettingKind::Agent:
-  case SettingKind::Inliner:
-  case SettingKind::RegAlloc:
-    if (Text.empty())
-      return std::string(expectation(S.Kind));
-    if (std::optional<std::string> Bad = checkModelSetting(S.Kind, S.Key, Text))
-      return Bad;
-    V.S = Text.str();
-    return std::nullopt;
-  case SettingKind::CandidateList:
-    if (Text.trim() == "none")
-      return std::nullopt;
-    if (!splitList(Text, V.L))
-      return std::string(expectation(S.Kind));
-    for (const std::string &N : V.L)
-      if (!isValidCandidateName(N))
-        return ("'" + N + "' is not a valid candidate name (" + NameChars + ")");
-    return std::nullopt;
-  case SettingKind::Targets:
-    if (!splitList(Text, V.L))
-      return std::string(expectation(S.Kind));
-    return std::nullopt;
-  }
-  return std::nullopt;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Parsing TOML.
 
@@ -431,7 +122,7 @@ std::optional<std::string> parseText(const Setting &S, StringRef Text, Value &V)
 // a candidate that an earlier one enables.
 struct LoadState {
   std::vector<std::string> CandidateWhere, LinkCandidateWhere;
-  // Reading a project file that is not trusted with everything (runtime/ProjectTrust.h).
+  // Reading a project file that is not trusted with everything (runtime/config/ProjectTrust.h).
   bool RestrictedSource = false;
 };
 
@@ -824,7 +515,7 @@ std::string absolute(StringRef Path, StringRef Base) {
   return std::string(P);
 }
 
-// The nearest .smartcc.toml from the working directory up to the root (runtime/ConfigFiles.h).
+// The nearest .smartcc.toml from the working directory up to the root (runtime/config/ConfigFiles.h).
 std::optional<std::string> findProjectFile(StringRef WorkingDir) {
   std::string File = nearestProjectFile(absolute(WorkingDir.empty() ? "." : WorkingDir, ""));
   return File.empty() ? std::nullopt : std::optional(File);
@@ -890,7 +581,7 @@ llvm::Expected<Config> loadConfig(const ConfigEnvironment &Env,
 
   Config Cfg;
   LoadState State;
-  for (const Setting &S : Settings)
+  for (const Setting &S : settingsTable())
     Cfg.Origin[S.Key] = "default";
   if (Error E = applyText(Cfg, builtinCandidatesToml(), BuiltinSource, State))
     return E;
@@ -970,7 +661,7 @@ llvm::Expected<Config> loadConfig(const ConfigEnvironment &Env,
   }
 
   // Environment.
-  for (const Setting &S : Settings) {
+  for (const Setting &S : settingsTable()) {
     std::optional<std::string> Text = GetEnv(S.Env);
     if (!Text)
       continue;
@@ -1018,189 +709,6 @@ llvm::Expected<Config> loadConfig(const ConfigEnvironment &Env,
   return Cfg;
 }
 
-// ---------------------------------------------------------------------------------------------
-// Printing.
-
-namespace {
-
-// A TOML key, quoted when it is not a bare key (candidate names may contain '.').
-std::string tomlKey(StringRef K) {
-  bool Bare = !K.empty() && llvm::all_of(K, [](char C) {
-    return llvm::isAlnum(C) || C == '_' || C == '-';
-  });
-  return Bare ? K.str() : tomlString(K);
-}
-
-std::string formatCandidate(const CandidateSpec &C) {
-  std::string Out = "{ ";
-  if (!C.Description.empty())
-    Out += "description = " + tomlString(C.Description) + ", ";
-  Out += "pipeline = " + formatValue(C.Pipeline);
-  if (!C.LLVMArgs.empty())
-    Out += ", llvm_args = " + formatValue(C.LLVMArgs);
-  if (!C.FunctionAttrs.empty()) {
-    Out += ", function_attrs = { ";
-    for (size_t I = 0; I < C.FunctionAttrs.size(); ++I)
-      Out += (I ? ", " : "") + tomlKey(C.FunctionAttrs[I].first) + " = " +
-             tomlString(C.FunctionAttrs[I].second);
-    Out += " }";
-  }
-  auto Flag = [&](const char *Key, const std::optional<bool> &B) {
-    if (B)
-      Out += std::string(", ") + Key + " = " + formatValue(*B);
-  };
-  if (C.AfterClangPipeline)
-    Out += ", after_clang_pipeline = true";
-  if (!C.SkipTargets.empty())
-    Out += ", skip_targets = " + formatValue(C.SkipTargets);
-  Flag("merge_functions", C.MergeFunctions);
-  Flag("loop_unrolling", C.LoopUnrolling);
-  Flag("slp_vectorization", C.SLPVectorization);
-  Flag("loop_vectorization", C.LoopVectorization);
-  return Out + " }";
-}
-
-std::string formatLinkCandidate(const LinkCandidateSpec &C) {
-  std::string Out = "{ ";
-  if (!C.Description.empty())
-    Out += "description = " + tomlString(C.Description) + ", ";
-  Out += "pipeline = " + formatValue(C.Pipeline);
-  if (!C.LLVMArgs.empty())
-    Out += ", llvm_args = " + formatValue(C.LLVMArgs);
-  if (!C.LinkerArgs.empty())
-    Out += ", linker_args = " + formatValue(C.LinkerArgs);
-  if (!C.SkipTargets.empty())
-    Out += ", skip_targets = " + formatValue(C.SkipTargets);
-  if (C.AfterLTOPipeline)
-    Out += ", after_lto_pipeline = true";
-  if (C.SharedUnwind)
-    Out += ", shared_unwind = true";
-  return Out + " }";
-}
-
-std::string originOf(const Config &Cfg, const std::string &Key) {
-  auto It = Cfg.Origin.find(Key);
-  return It == Cfg.Origin.end() ? "default" : It->second;
-}
-
-// How --smartcc-help shows a flag's value.
-const char *metavar(SettingKind K) {
-  switch (K) {
-  case SettingKind::Bool:
-    return "[=BOOL]";
-  case SettingKind::Levels:
-  case SettingKind::CandidateList:
-  case SettingKind::Targets:
-    return "=LIST";
-  case SettingKind::MetricName:
-    return "=NAME";
-  case SettingKind::Count:
-  case SettingKind::PositiveCount:
-  case SettingKind::Effort:
-    return "=N";
-  case SettingKind::Agent:
-  case SettingKind::Inliner:
-  case SettingKind::RegAlloc:
-    return "=MODEL";
-  case SettingKind::Growth:
-    return "=X";
-  case SettingKind::Percent:
-    return "=PERCENT";
-  case SettingKind::Path:
-    return "=PATH";
-  }
-  return "=VALUE";
-}
-
-} // namespace
-
-void printConfig(const Config &Cfg, llvm::raw_ostream &OS) {
-  for (const Setting &S : Settings)
-    OS << "(" << originOf(Cfg, S.Key) << ") " << S.Key << " = " << S.Format(Cfg) << "\n";
-  // The library too, so users can see which names `candidates` may use and what they do.
-  for (const auto &[Name, Spec] : Cfg.CandidateLibrary)
-    OS << "(" << originOf(Cfg, "candidate." + Name) << ") candidate." << tomlKey(Name) << " = "
-       << formatCandidate(Spec) << "\n";
-  for (const auto &[Name, Spec] : Cfg.LinkCandidateLibrary)
-    OS << "(" << originOf(Cfg, "link_candidate." + Name) << ") link_candidate." << tomlKey(Name)
-       << " = " << formatLinkCandidate(Spec) << "\n";
-}
-
-void printCacheKeySettings(const Config &Cfg, llvm::raw_ostream &OS) {
-  // Settings that decide only what smartcc writes besides the object, or how fast it works:
-  // keyed on, they would make a cache miss for nothing.
-  static const char *const SideOnly[] = {"explain",      "log",         "stats",
-                                         "stats_dir",    "harvest",     "harvest_targets",
-                                         "harvest_o0",   "harvest_gcc", "save_candidates",
-                                         "jobs",         "trust_project_config"};
-  for (const Setting &S : Settings)
-    if (!llvm::is_contained(SideOnly, llvm::StringRef(S.Key)))
-      OS << S.Key << " = " << S.Format(Cfg) << "\n";
-  for (const auto &[Name, Spec] : Cfg.CandidateLibrary)
-    OS << "candidate." << tomlKey(Name) << " = " << formatCandidate(Spec) << "\n";
-  for (const auto &[Name, Spec] : Cfg.LinkCandidateLibrary)
-    OS << "link_candidate." << tomlKey(Name) << " = " << formatLinkCandidate(Spec) << "\n";
-  // A model named by path is keyed on its content: retraining into the same file must miss.
-  for (auto [Key, Value] : {std::pair<const char *, const std::string *>{"agent", &Cfg.Agent},
-                            {"link_agent", &Cfg.LinkAgent},
-                            {"inliner", &Cfg.Inliner},
-                            {"regalloc", &Cfg.RegAlloc}}) {
-    if (llvm::is_contained({"builtin", "off", "heuristic", "ml", "greedy"}, *Value))
-      continue;
-    OS << "model." << Key << " = ";
-    if (auto Buf = llvm::MemoryBuffer::getFile(*Value)) {
-      std::array<uint8_t, 32> H = llvm::SHA256::hash(
-          llvm::arrayRefFromStringRef((*Buf)->getBuffer()));
-      OS << "sha256:" << llvm::toHex(H, /*LowerCase=*/true) << "\n";
-    } else {
-      OS << "unreadable\n";
-    }
-  }
-}
-
-void printConfigHelp(llvm::raw_ostream &OS) {
-  // Defaults as a fresh load would see them, before any file: the candidate default comes
-  // from the built-in library.
-  Config Defaults;
-  if (Error E = applyConfigText(Defaults, builtinCandidatesToml(), BuiltinSource))
-    llvm::consumeError(std::move(E)); // the library is tested; show the plain default if not
-
-  struct Row {
-    std::string Key, Env, Flag, Default, Doc;
-  };
-  std::vector<Row> Rows;
-  Rows.push_back({"KEY", "ENVIRONMENT", "FLAG", "DEFAULT", ""});
-  for (const Setting &S : Settings) {
-    // function_mix left unset follows the effort (loadConfig), so its member's initial value
-    // is not what an unset key means.
-    std::string Default =
-        StringRef(S.Key) == "function_mix" ? "effort 2 only" : S.Format(Defaults);
-    Rows.push_back({S.Key, S.Env, std::string(S.Flag) + metavar(S.Kind), Default, S.Doc});
-  }
-  Rows.push_back({"-", "SMARTCC_CONFIG", "--smartcc-config=PATH", "-",
-                  "read only this file instead of the system, user and project files"});
-  size_t WKey = 0, WEnv = 0, WFlag = 0;
-  for (const Row &R : Rows) {
-    WKey = std::max(WKey, R.Key.size());
-    WEnv = std::max(WEnv, R.Env.size());
-    WFlag = std::max(WFlag, R.Flag.size());
-  }
-
-  OS << "smartcc settings. Sources, later ones winning: defaults, " << Twine(BuiltinSource)
-     << ",\n/etc/smartcc/config.toml, ${XDG_CONFIG_HOME:-~/.config}/smartcc/config.toml, the\n"
-        "nearest .smartcc.toml above the working directory, environment, flags.\n\n";
-  for (const Row &R : Rows) {
-    OS << "  " << llvm::left_justify(R.Key, WKey) << "  " << llvm::left_justify(R.Env, WEnv) << "  "
-       << llvm::left_justify(R.Flag, WFlag) << "  " << R.Default << "\n";
-    if (!R.Doc.empty())
-      OS << "      " << R.Doc << "\n";
-  }
-  OS << "\nBooleans outside TOML: 1/true/yes/on or 0/false/no/off. Lists outside TOML are\n"
-        "comma-separated. Candidates are defined in TOML as [candidate.NAME] tables with\n"
-        "description, pipeline, llvm_args, function_attrs, after_clang_pipeline, skip_targets,\n"
-        "merge_functions, loop_unrolling, slp_vectorization and loop_vectorization;\n"
-        "smartcc --smartcc-print-config lists them.\n";
-}
 
 bool Config::settingIsDefault(StringRef Key) const {
   auto It = Origin.find(Key.str());

@@ -1,9 +1,9 @@
-// smartcc's configuration: one table of settings (runtime/Settings.def), read from TOML files,
+// smartcc's configuration: one table of settings (runtime/config/Settings.def), read from TOML files,
 // SMARTCC_* environment variables and --smartcc-* flags, later sources winning:
 //   defaults < system file < user file < project file < environment < command-line flags.
 // SMARTCC_CONFIG=path (or --smartcc-config=path) replaces the three files by that one file.
 #pragma once
-#include "runtime/CandidateSpec.h"
+#include "runtime/config/CandidateSpec.h"
 #include "llvm/Support/Error.h"
 #include <functional>
 #include <map>
@@ -45,8 +45,8 @@ struct LinkCandidateSpec {
   // cost code generation, not a whole link; otherwise lto<ON> is put in front of Pipeline.
   bool AfterLTOPipeline = false;
   // Last in its pipeline, the functions that were frameless in clang's link share one unwind
-  // entry (runtime/lto/SharedUnwind.h): it starts after clang's link, whose output names
-  // them, and its output ships only if runtime/UnwindSharing.h's check passes.
+  // entry (runtime/link/plugin/SharedUnwind.h): it starts after clang's link, whose output names
+  // them, and its output ships only if runtime/link/UnwindSharing.h's check passes.
   bool SharedUnwind = false;
 };
 
@@ -54,7 +54,7 @@ struct Config {
   bool Disable = false;
   std::vector<std::string> Levels{"Oz", "Os"}; // -O levels smartcc takes over
   Metric SizeMetric = Metric::ImageBytes;
-  // Rules a smaller candidate must also pass to ship (ShipRules, runtime/Decision.h).
+  // Rules a smaller candidate must also pass to ship (ShipRules, runtime/decide/Decision.h).
   bool AllowRamGrowth = false;         // may writable data (.data, .bss, TLS) grow?
   double CodeForUnwind = 0.0;          // percent of code a candidate may add while unwind shrinks
   unsigned Jobs = 0;                   // candidate processes at once; 0 = cores - 1 (at least 1)
@@ -67,7 +67,7 @@ struct Config {
   // to 1.58x for 1.0201 -> 1.0158.
   unsigned CandidateBudget = 3000;
   // Candidate work of every TU, in percent of clang's own compile of it
-  // (runtime/CandidateBudget.h): 50 affords one candidate continuing from clang's module.
+  // (runtime/candidates/CandidateBudget.h): 50 affords one candidate continuing from clang's module.
   unsigned CandidateTime = 50;
   double MaxGrowth = 8.0;              // discard a candidate whose IR grows past this factor
   std::string LogPath;                 // JSON lines, one per optimized TU; empty = off
@@ -81,7 +81,7 @@ struct Config {
   bool HarvestO0 = false;                  // with harvest: and at -O0 without optnone
   bool HarvestGcc = false;                 // with harvest: record gcc -Os's object size
   std::string Agent = "builtin";       // "builtin", "off" or a sequence-value model path
-  std::string LinkAgent = "off";       // the same for -flto links (runtime/LinkAgent.h)
+  std::string LinkAgent = "off";       // the same for -flto links (runtime/link/LinkAgent.h)
   std::string Inliner = "heuristic";   // "heuristic", "ml" or an inliner model path
   std::string RegAlloc = "greedy";     // "greedy", "ml" or a register-allocation model path
   double RegAllocGrowth = 1.0;         // percent of code bytes ML allocation may add at -O1..-O3

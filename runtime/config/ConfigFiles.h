@@ -1,6 +1,6 @@
 // Where smartcc's configuration files are, header-only: the LLVM-free launcher must find them
 // too. A -O1..-O3 compile is clang's unless a file asks for ML register allocation or
-// harvesting, and the launcher decides that without loading the core (runtime/Config.cpp
+// harvesting, and the launcher decides that without loading the core (runtime/config/Config.cpp
 // reads the same files, in this order, when SMARTCC_CONFIG/--smartcc-config name none).
 #pragma once
 #include <cstdlib>

@@ -1,4 +1,4 @@
-#include "runtime/ProjectTrust.h"
+#include "runtime/config/ProjectTrust.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/Path.h"
 #include <sys/stat.h>

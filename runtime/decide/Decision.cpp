@@ -1,4 +1,4 @@
-#include "runtime/Decision.h"
+#include "runtime/decide/Decision.h"
 #include "policies/ActionSpace.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"

@@ -1,9 +1,9 @@
 // The record of one translation unit's decision, and its three renderings: the
 // --smartcc-explain table, the SMARTCC_LOG JSON line and the statistics counters.
 #pragma once
-#include "runtime/CandidateResult.h"
-#include "runtime/Config.h"
-#include "runtime/Stats.h"
+#include "runtime/candidates/CandidateResult.h"
+#include "runtime/config/Config.h"
+#include "runtime/observe/Stats.h"
 #include "llvm/Support/raw_ostream.h"
 #include <optional>
 #include <string>
@@ -42,11 +42,11 @@ struct CandidateReport {
   CandidateResult Result;
   uint64_t Value = 0; // in the metric's unit; meaningful when Result.Result == Outcome::Ok
   const char *Rejected = nullptr;    // the ship rule a smaller candidate broke, if any
-  // A symbol the candidate's object needs and clang's does not (runtime/UndefinedSymbols.h):
+  // A symbol the candidate's object needs and clang's does not (runtime/measure/UndefinedSymbols.h):
   // such a candidate never ships (rule "new_undefined_symbol").
   std::string NewUndefined;
   // In shared-library code (-fPIC, not -fPIE): exported symbols of the TU that the candidate's
-  // object reaches through the PLT or GOT and clang's object does not (runtime/UndefinedSymbols.h,
+  // object reaches through the PLT or GOT and clang's object does not (runtime/measure/UndefinedSymbols.h,
   // LinkReferences::Interposable): each is a PLT entry or GOT slot in the library, with 8 bytes of
   // writable .got.plt. The first one and how many. Under the default rules such a candidate is
   // RAM growth (rule "new_plt_entry"); with allow_ram_growth its value in a whole-object
@@ -57,7 +57,7 @@ struct CandidateReport {
   std::string ActionSpace;           // ... and the space its action names come from
   std::optional<float> Predicted;    // its predicted gain, 100*log(clang / candidate)
   bool Replayed = false; // a link candidate that replayed the optimized program (LTOLink.cpp)
-  // A shared-unwind link candidate (runtime/lto/SharedUnwind.h): its unwind tables shrink by
+  // A shared-unwind link candidate (runtime/link/plugin/SharedUnwind.h): its unwind tables shrink by
   // sharing entries, not by trading code for them, and a build without unwind tables never
   // runs it, so the code-for-unwind rule allows it SharedUnwindCodePercent of clang's code:
   // moving functions changes the machine outliner's choices a little, either way (on the

@@ -1,4 +1,4 @@
-#include "runtime/FunctionMix.h"
+#include "runtime/decide/FunctionMix.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"

@@ -33,7 +33,7 @@ struct MixTotals {
   double Image = 0, Code = 0, Unwind = 0;
 };
 
-// The ship rule the mix must keep (code_for_unwind, runtime/Decision.h): when unwind tables
+// The ship rule the mix must keep (code_for_unwind, runtime/decide/Decision.h): when unwind tables
 // shrink below clang's, code may grow by at most Percent of clang's code.
 struct MixRule {
   bool Active = false;
@@ -45,7 +45,7 @@ struct MixRule {
 };
 
 // One optimized version: its module (before code generation) and the object bytes of each of
-// its functions (runtime/FunctionSizes.h, ideally compiled with function sections).
+// its functions (runtime/measure/FunctionSizes.h, ideally compiled with function sections).
 struct MixVersion {
   const llvm::Module *M = nullptr;
   std::map<std::string, uint64_t> FunctionBytes;

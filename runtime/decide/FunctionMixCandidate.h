@@ -1,12 +1,12 @@
-// The compiler's function-mix candidate (runtime/FunctionMix.h): once clang's own output and
+// The compiler's function-mix candidate (runtime/decide/FunctionMix.h): once clang's own output and
 // the candidates are measured, one more candidate takes each non-local function from the
 // version where its bytes (code and unwind entry, read off the version's real object) are
 // fewest, and is compiled and judged like any other. The versions travel to its process as
 // the bitcode each candidate wrote before its code generation (CandidateContext::EmitBitcode)
 // and clang's module as it left the optimizer.
 #pragma once
-#include "runtime/CandidateSpec.h"
-#include "runtime/FunctionMix.h"
+#include "runtime/config/CandidateSpec.h"
+#include "runtime/decide/FunctionMix.h"
 #include "llvm/Support/Error.h"
 #include <memory>
 #include <string>

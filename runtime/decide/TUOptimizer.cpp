@@ -1,16 +1,16 @@
-#include "runtime/TUOptimizer.h"
-#include "runtime/AgentCandidates.h"
-#include "runtime/CandidateBudget.h"
-#include "runtime/CandidateRunner.h"
-#include "runtime/FunctionMixCandidate.h"
-#include "runtime/InlinerCandidates.h"
+#include "runtime/decide/TUOptimizer.h"
+#include "runtime/candidates/AgentCandidates.h"
+#include "runtime/candidates/CandidateBudget.h"
+#include "runtime/candidates/CandidateRunner.h"
+#include "runtime/decide/FunctionMixCandidate.h"
+#include "runtime/candidates/InlinerCandidates.h"
 #include "policies/inliner/InlinePolicy.h"
 #include "policies/regalloc/RegAllocPolicy.h"
-#include "runtime/Decision.h"
-#include "runtime/Harvester.h"
-#include "runtime/SideOutputs.h"
-#include "runtime/Stats.h"
-#include "runtime/UndefinedSymbols.h"
+#include "runtime/decide/Decision.h"
+#include "runtime/observe/Harvester.h"
+#include "runtime/observe/SideOutputs.h"
+#include "runtime/observe/Stats.h"
+#include "runtime/measure/UndefinedSymbols.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/LLVMContext.h"
@@ -146,7 +146,7 @@ std::unique_ptr<CandidatePool> TUOptimizer::launch(Module &M, std::vector<Candid
 }
 
 std::vector<CandidateSpec> TUOptimizer::sizeCandidates(Module &M, StringRef Triple) {
-  // The candidate budget (runtime/CandidateBudget.h): what this TU may spend on candidates,
+  // The candidate budget (runtime/candidates/CandidateBudget.h): what this TU may spend on candidates,
   // in compiles of it, estimated per candidate kind. Candidates the user listed
   // (`candidates`) are a request, not a default: they all run.
   const bool Budgeted = Cfg.CandidateBudget && Cfg.candidatesAreDefault();

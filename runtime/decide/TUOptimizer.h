@@ -7,12 +7,12 @@
 //   finish()   after the compile: measures clang's output and the candidates', ships the
 //              strictly smallest (clang's on ties and failures), and records the decision.
 #pragma once
-#include "runtime/AgentCandidates.h"
-#include "runtime/GuidedSearch.h"
-#include "runtime/InlinerCandidates.h"
-#include "runtime/RegAllocCandidates.h"
-#include "runtime/CandidatePool.h"
-#include "runtime/Config.h"
+#include "runtime/candidates/AgentCandidates.h"
+#include "runtime/candidates/GuidedSearch.h"
+#include "runtime/candidates/InlinerCandidates.h"
+#include "runtime/candidates/RegAllocCandidates.h"
+#include "runtime/candidates/CandidatePool.h"
+#include "runtime/config/Config.h"
 #include <chrono>
 #include <memory>
 
@@ -41,7 +41,7 @@ private:
   void report(struct TUDecision &D);
   void saveCandidates();
   void runGuidedSearch(Metric M, struct TUDecision &D);
-  // The function mix (runtime/FunctionMixCandidate.h), after every other candidate.
+  // The function mix (runtime/decide/FunctionMixCandidate.h), after every other candidate.
   void runFunctionMix(Metric M, struct TUDecision &D);
   void harvest(llvm::Module &M);
   const char *harvestCounter() const; // the stats counter this TU's harvest adds to

@@ -2,9 +2,9 @@
 // pointer, the return-address register and the callee-saved registers hold what they held at
 // the function's entry, the CIE's initial rule describes its caller's frame at every one of
 // its instructions. One list for the two places that decide it: the output check
-// (runtime/UnwindSharing.cpp, on machine code decoded from the linked file) and the code
+// (runtime/link/UnwindSharing.cpp, on machine code decoded from the linked file) and the code
 // generation pass that moves machine-outlined functions into the shared run
-// (runtime/lto/SharedUnwindCodegen.cpp, on machine instructions). The stack pointer comes first.
+// (runtime/link/plugin/SharedUnwindCodegen.cpp, on machine instructions). The stack pointer comes first.
 #pragma once
 #include "llvm/ADT/StringRef.h"
 #include "llvm/MC/MCRegisterInfo.h"

@@ -1,5 +1,5 @@
-#include "runtime/LinkAgent.h"
-#include "runtime/LinkInputs.h"
+#include "runtime/link/LinkAgent.h"
+#include "runtime/link/LinkInputs.h"
 #include "policies/AutophaseFeatures.h"
 #include "policies/SequenceAgent.h"
 #include "llvm/ADT/StringExtras.h"

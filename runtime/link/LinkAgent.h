@@ -4,7 +4,7 @@
 // becomes a link candidate that lld runs as its LTO pipeline (translated below); every one is
 // a real link measured against clang's, like any other link candidate.
 #pragma once
-#include "runtime/Config.h"
+#include "runtime/config/Config.h"
 #include "policies/ActionSpace.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"

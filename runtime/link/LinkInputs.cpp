@@ -1,4 +1,4 @@
-#include "runtime/LinkInputs.h"
+#include "runtime/link/LinkInputs.h"
 #include "llvm/BinaryFormat/Magic.h"
 #include "llvm/Object/Archive.h"
 #include "llvm/Support/MemoryBuffer.h"

@@ -1,4 +1,4 @@
-#include "runtime/FunctionSizes.h"
+#include "runtime/measure/FunctionSizes.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/Endian.h"

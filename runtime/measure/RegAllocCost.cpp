@@ -1,4 +1,4 @@
-#include "runtime/RegAllocCost.h"
+#include "runtime/measure/RegAllocCost.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/LLVMContext.h"

@@ -1,4 +1,4 @@
-#include "runtime/SizeMeasurer.h"
+#include "runtime/measure/SizeMeasurer.h"
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/Object/Archive.h"
 #include "llvm/Object/ELFObjectFile.h"

@@ -14,7 +14,7 @@
 //   bss     writable, not file-backed (.bss, .tbss): RAM only
 // For relocatable objects the FDEs of .eh_frame are counted too (linkedImageBytes).
 #pragma once
-#include "runtime/Config.h"
+#include "runtime/config/Config.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MemoryBufferRef.h"
 #include <cstdint>

@@ -1,4 +1,4 @@
-#include "runtime/UndefinedSymbols.h"
+#include "runtime/measure/UndefinedSymbols.h"
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Object/ObjectFile.h"

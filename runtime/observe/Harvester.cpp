@@ -1,5 +1,5 @@
-#include "runtime/Harvester.h"
-#include "runtime/CandidateRunner.h"
+#include "runtime/observe/Harvester.h"
+#include "runtime/candidates/CandidateRunner.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/Module.h"

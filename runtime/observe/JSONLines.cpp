@@ -1,4 +1,4 @@
-#include "runtime/JSONLines.h"
+#include "runtime/observe/JSONLines.h"
 #include "llvm/ADT/StringExtras.h"
 
 using namespace llvm;

@@ -1,4 +1,4 @@
-#include "runtime/SideOutputs.h"
+#include "runtime/observe/SideOutputs.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cerrno>

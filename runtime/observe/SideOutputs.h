@@ -3,9 +3,9 @@
 // finish, but a path the user named that cannot be written is said (a clang-style warning on
 // stderr, once per file per compile) instead of being ignored.
 #pragma once
-#include "runtime/Config.h"
-#include "runtime/Decision.h"
-#include "runtime/Stats.h"
+#include "runtime/config/Config.h"
+#include "runtime/decide/Decision.h"
+#include "runtime/observe/Stats.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include <string>

@@ -5,8 +5,8 @@
 // Concurrency: every writer takes an exclusive flock() on <Dir>/stats.lock, reads, modifies,
 // writes <Dir>/stats.tmp and rename()s it over <Dir>/stats. Readers never lock: rename() is
 // atomic, so they always see either the old or the new complete file.
-#include "runtime/Stats.h"
-#include "runtime/BuildProbe.h"
+#include "runtime/observe/Stats.h"
+#include "runtime/config/BuildProbe.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringRef.h"
@@ -164,7 +164,7 @@ llvm::Error updateLocked(const std::string &Dir, const std::string &Path, Fn Upd
 
 std::string StatsStore::filePath() const { return Dir + "/stats"; }
 
-// Probes the launcher passed to clang (runtime/BuildProbe.h) are one byte each in this file.
+// Probes the launcher passed to clang (runtime/config/BuildProbe.h) are one byte each in this file.
 static std::string probeFilePath(const std::string &Dir) {
   return Dir + "/" + BuildProbeCountFile;
 }

@@ -1,4 +1,4 @@
-#include "runtime/FileDescriptorIO.h"
+#include "runtime/support/FileDescriptorIO.h"
 #include <cerrno>
 #include <unistd.h>
 

@@ -1,4 +1,4 @@
-#include "runtime/LLVMTargets.h"
+#include "runtime/support/LLVMTargets.h"
 #include "llvm/Support/TargetSelect.h"
 
 void smartcc::initializeLLVMTargetsOnce() {

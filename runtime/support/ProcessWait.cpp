@@ -1,4 +1,4 @@
-#include "runtime/ProcessWait.h"
+#include "runtime/support/ProcessWait.h"
 #include <algorithm>
 #include <cerrno>
 #include <chrono>

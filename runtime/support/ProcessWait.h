@@ -1,6 +1,6 @@
 // Blocking waits for child processes with a deadline, without polling and without signals:
 // a pidfd (Linux >= 5.3) becomes readable when its process ends. Used where smartcc waits for
-// candidates (runtime/CandidatePool.cpp) and candidate links (driver/LTOLink.cpp). LLVM's
+// candidates (runtime/candidates/CandidatePool.cpp) and candidate links (driver/LTOLink.cpp). LLVM's
 // sys::Wait with a timeout is not used: it arms SIGALRM and, on timeout, reaps *any* child,
 // which with several candidates running can be the wrong one.
 #pragma once

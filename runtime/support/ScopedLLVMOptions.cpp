@@ -1,4 +1,4 @@
-#include "runtime/ScopedLLVMOptions.h"
+#include "runtime/support/ScopedLLVMOptions.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
 

@@ -1,5 +1,5 @@
 // smartcc-size: the section classes of objects, executables, shared libraries and archives, as
-// smartcc's own decisions measure them (runtime/SizeMeasurer.h). The link-level benchmark
+// smartcc's own decisions measure them (runtime/measure/SizeMeasurer.h). The link-level benchmark
 // (scripts/link-bench.py) reads linked images with it, so objects and images are judged by
 // one classification.
 //
@@ -7,10 +7,10 @@
 //   smartcc-size --json FILE...   one JSON object per line per file
 //   smartcc-size --shared-unwind-baseline=CLANG FILE...
 //                                 the shared-unwind candidate's check of each linked FILE
-//                                 against clang's link CLANG (runtime/UnwindSharing.h)
+//                                 against clang's link CLANG (runtime/link/UnwindSharing.h)
 //   smartcc-size --frameless FILE  the functions whose unwind entry is the CIE's rule alone
-#include "runtime/SizeMeasurer.h"
-#include "runtime/UnwindSharing.h"
+#include "runtime/measure/SizeMeasurer.h"
+#include "runtime/link/UnwindSharing.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"

@@ -1,6 +1,6 @@
-// The candidate budget's rules (runtime/CandidateBudget.h): the allowance, which candidates fit,
+// The candidate budget's rules (runtime/candidates/CandidateBudget.h): the allowance, which candidates fit,
 // and the order proposals and library candidates are considered in.
-#include "runtime/CandidateBudget.h"
+#include "runtime/candidates/CandidateBudget.h"
 #include <gtest/gtest.h>
 
 #include <string>

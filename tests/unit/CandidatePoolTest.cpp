@@ -4,10 +4,10 @@
 // launcher and the candidates exactly as a compile does. Misbehaving test passes prove that a
 // crash, a hang or a fatal error stays inside its process, reports the right outcome, and
 // leaves the test process (standing in for the compiler) alive and silent.
-#include "runtime/CandidatePool.h"
-#include "runtime/CandidateRunner.h"
-#include "runtime/PipelineBuilder.h"
-#include "runtime/SizeMeasurer.h"
+#include "runtime/candidates/CandidatePool.h"
+#include "runtime/candidates/CandidateRunner.h"
+#include "runtime/compile/PipelineBuilder.h"
+#include "runtime/measure/SizeMeasurer.h"
 
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/DiagnosticIDs.h"
@@ -25,7 +25,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Triple.h"
-#include "runtime/LLVMTargets.h"
+#include "runtime/support/LLVMTargets.h"
 #include <gtest/gtest.h>
 
 #include <cerrno>

@@ -5,8 +5,8 @@
 #include "policies/env/ContainedEvaluation.h"
 #include "policies/env/EnvWorker.h"
 #include "policies/env/Search.h"
-#include "runtime/Decision.h"
-#include "runtime/SizeMeasurer.h"
+#include "runtime/decide/Decision.h"
+#include "runtime/measure/SizeMeasurer.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
@@ -27,7 +27,7 @@ namespace {
 
 std::string TempDir;
 
-// The image metric of an object file (runtime/SizeMeasurer.h), the unit of the byte reward.
+// The image metric of an object file (runtime/measure/SizeMeasurer.h), the unit of the byte reward.
 uint64_t imageBytesOfFile(const std::string &Path) {
   auto Buf = MemoryBuffer::getFile(Path);
   Expected<ObjectSize> S = measureObject((*Buf)->getMemBufferRef());
@@ -259,8 +259,8 @@ TEST_F(CompilerEnvTest, SearchBaselines) {
 // A sequence measures the same whatever ran before it in the environment. States whose
 // instructions agree but whose function attributes differ (-Os's pipeline on -Oz's output
 // gives optsize where -Oz has minsize) once shared cached transitions and bitcode, so after
-// some episodes `clang-default-os` was measured on -Oz's module (a session-25 core-set table
-// had 98 of 500 rows wrong). Here every sequence played in one environment, in one order and
+// some episodes `clang-default-os` was measured on -Oz's module (a core-set table measured
+// before commit 4ebe3ad had 98 of 500 rows wrong). Here every sequence played in one environment, in one order and
 // then reversed, must equal the same sequence measured alone in a fresh one.
 TEST_F(CompilerEnvTest, SequencesMeasureTheSameWhateverRanBefore) {
   const std::vector<std::vector<std::string>> Named = {

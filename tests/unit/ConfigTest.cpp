@@ -1,14 +1,14 @@
 // Configuration loading: defaults, sources and their precedence, error messages, the candidate
 // library. Every test runs against a private temporary directory and a fake environment, so
 // the developer's own ~/.config/smartcc or /etc/smartcc never leak in.
-#include "runtime/Config.h"
+#include "runtime/config/Config.h"
 #include "policies/BuiltinCandidates.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
-#include "runtime/AgentCandidates.h"
+#include "runtime/candidates/AgentCandidates.h"
 #include "llvm/AsmParser/Parser.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
@@ -730,7 +730,7 @@ TEST_F(ConfigTest, PathsAndOrigins) {
   EXPECT_EQ(C->Origin["stats_dir"], U);
 }
 
-// The trust model (runtime/ProjectTrust.h, docs/security.md): a project file found above the
+// The trust model (runtime/config/ProjectTrust.h, docs/security.md): a project file found above the
 // working directory may not name what smartcc writes or runs, unless the user says so.
 TEST_F(ConfigTest, ProjectFileMayNotSetWhatWritesOrRuns) {
   struct Case {

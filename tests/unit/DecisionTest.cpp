@@ -1,7 +1,7 @@
 // The decision for one translation unit and its renderings: which object ships (chooseWinner),
 // the statistics it adds, the JSON log line and the --smartcc-explain table; plus
 // CandidateResult::setMessage, which squeezes whatever LLVM said into one fixed-size line.
-#include "runtime/Decision.h"
+#include "runtime/decide/Decision.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/JSON.h"

@@ -3,7 +3,7 @@
 // spelling and the options smartcc reads ever drift apart. The input file need not exist:
 // CreateFromArgs only parses.
 #include "driver/Eligibility.h"
-#include "runtime/BuildProbe.h"
+#include "runtime/config/BuildProbe.h"
 
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/DiagnosticIDs.h"

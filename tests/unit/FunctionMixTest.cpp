@@ -1,9 +1,9 @@
-// The per-function mix (runtime/FunctionMix.h) on hand-written versions of one module: which
+// The per-function mix (runtime/decide/FunctionMix.h) on hand-written versions of one module: which
 // bodies move, what they bring and leave behind, what may never move; and the per-function
-// bytes it decides on (runtime/FunctionSizes.h) on real objects, unwind entries included.
-#include "runtime/FunctionMix.h"
-#include "runtime/FunctionSizes.h"
-#include "runtime/LLVMTargets.h"
+// bytes it decides on (runtime/measure/FunctionSizes.h) on real objects, unwind entries included.
+#include "runtime/decide/FunctionMix.h"
+#include "runtime/measure/FunctionSizes.h"
+#include "runtime/support/LLVMTargets.h"
 
 #include "llvm/AsmParser/Parser.h"
 #include "llvm/IR/InstIterator.h"

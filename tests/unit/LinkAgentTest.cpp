@@ -1,8 +1,8 @@
-// How the agent's action sequences become link candidates (runtime/LinkAgent.h): macros run
+// How the agent's action sequences become link candidates (runtime/link/LinkAgent.h): macros run
 // through smartcc's LTO plugin at the link's level, clang's whole pipeline is lld's own
 // lto<O2>, options become function attributes or -mllvm settings, and what a link cannot
 // express is refused by name. Also: a link without bitcode gets no agent candidates.
-#include "runtime/LinkAgent.h"
+#include "runtime/link/LinkAgent.h"
 #include "policies/ActionSpace.h"
 #include "policies/SequenceAgent.h"
 #include "llvm/Support/FileSystem.h"

@@ -3,9 +3,9 @@
 // always-inline model is stopped by the growth guard, and models are checked on load.
 #include "policies/inliner/InlineFeatures.h"
 #include "policies/inliner/InlinePolicy.h"
-#include "runtime/CandidateRunner.h"
-#include "runtime/CodegenContext.h"
-#include "runtime/SizeMeasurer.h"
+#include "runtime/candidates/CandidateRunner.h"
+#include "runtime/compile/CodegenContext.h"
+#include "runtime/measure/SizeMeasurer.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/FileSystem.h"

@@ -1,7 +1,7 @@
-// Replaying a saved optimized module into lld's merged one (runtime/lto/OptimizedModuleReplay.h):
+// Replaying a saved optimized module into lld's merged one (runtime/link/plugin/OptimizedModuleReplay.h):
 // the result is the saved module, in its order, with its comdats, aliases, metadata and
 // module assembly; another program's module is refused and leaves the module as it was.
-#include "runtime/lto/OptimizedModuleReplay.h"
+#include "runtime/link/plugin/OptimizedModuleReplay.h"
 #include "llvm/AsmParser/Parser.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"

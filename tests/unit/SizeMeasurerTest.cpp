@@ -1,7 +1,7 @@
 // measureObject and metricValue, on real objects: each test compiles a small IR module with a
 // real LLVM TargetMachine, in process, for both targets smartcc serves, and checks that the
 // numbers move exactly the way a section change says they should.
-#include "runtime/SizeMeasurer.h"
+#include "runtime/measure/SizeMeasurer.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/AsmParser/Parser.h"
@@ -17,7 +17,7 @@
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
 #include "llvm/TargetParser/Triple.h"
-#include "runtime/LLVMTargets.h"
+#include "runtime/support/LLVMTargets.h"
 #include <gtest/gtest.h>
 
 #include <mutex>
@@ -280,8 +280,8 @@ TEST(SizeMeasurerFile, GarbageIsNotAFileKind) {
 
 } // namespace
 
-// What real objects compiled by clang-22 ask of the link (runtime/UndefinedSymbols.h).
-#include "runtime/UndefinedSymbols.h"
+// What real objects compiled by clang-22 ask of the link (runtime/measure/UndefinedSymbols.h).
+#include "runtime/measure/UndefinedSymbols.h"
 #include "llvm/Support/FileSystem.h"
 #include <cstdlib>
 #include <fstream>

@@ -1,6 +1,6 @@
-// Tests for runtime/Stats: file format, locking under concurrent processes, and both printers.
-#include "runtime/Stats.h"
-#include "runtime/BuildProbe.h"
+// Tests for runtime/observe/Stats: file format, locking under concurrent processes, and both printers.
+#include "runtime/observe/Stats.h"
+#include "runtime/config/BuildProbe.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"

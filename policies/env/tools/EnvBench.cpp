@@ -6,7 +6,7 @@
 //   smartcc-envbench --corpus DIR [--modules 20] [--steps 45] [--space autophase] [--seed 1]
 #include "policies/env/Corpus.h"
 #include "policies/env/CompilerEnv.h"
-#include "runtime/CandidateRunner.h"
+#include "runtime/candidates/CandidateRunner.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/LLVMContext.h"

@@ -1,6 +1,6 @@
 #include "EvalReport.h"
 #include "policies/RankCorrelation.h"
-#include "runtime/RegAllocCost.h"
+#include "runtime/measure/RegAllocCost.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Format.h"
 #include <algorithm>

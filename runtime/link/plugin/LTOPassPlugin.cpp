@@ -6,7 +6,7 @@
 //   smartcc-function-attr<KEY=VALUE>   adds the string attribute KEY=VALUE to every function
 //                                      definition (e.g. no-jump-tables=true: what
 //                                      -fno-jump-tables would have emitted at compile time)
-//   smartcc-macro<NAME> / <NAME;Os>    one of the agent's macro actions (runtime/MacroPipelines.h:
+//   smartcc-macro<NAME> / <NAME;Os>    one of the agent's macro actions (runtime/compile/MacroPipelines.h:
 //                                      simplification, optimization, inliner, ...) built by lld's
 //                                      own PassBuilder (its target machine) at -Oz (or -Os): how
 //                                      the agent's sequences run on the whole program
@@ -19,10 +19,10 @@
 //                                      (saved by this plugin in the same link run with lld's
 //                                      --lto-emit-llvm, below), so that only what follows it
 //                                      runs again
-//                                      (runtime/lto/OptimizedModuleReplay.h)
+//                                      (runtime/link/plugin/OptimizedModuleReplay.h)
 //   smartcc-shared-unwind              the frameless functions (decided on their machine code,
 //                                      the machine outliner's included) share one unwind entry
-//                                      (runtime/lto/SharedUnwind.h, SharedUnwindCodegen.h);
+//                                      (runtime/link/plugin/SharedUnwind.h, SharedUnwindCodegen.h);
 //   smartcc-shared-unwind<PATH>        the same for the functions named in PATH, trusted (tests)
 //   smartcc-shared-unwind<unchecked-thunks>  tests only: the outliner's thunks join the run
 //                                      even where functions with landing pads call them
@@ -34,10 +34,10 @@
 // It links libLLVM (the same shared library lld uses) and the ML inliner's sources, compiled
 // into it (runtime/CMakeLists.txt), nothing else of smartcc.
 #include "policies/inliner/MLInlineAdvisor.h"
-#include "runtime/MacroPipelines.h"
-#include "runtime/lto/OptimizedModuleReplay.h"
-#include "runtime/lto/SharedUnwind.h"
-#include "runtime/lto/SharedUnwindCodegen.h"
+#include "runtime/compile/MacroPipelines.h"
+#include "runtime/link/plugin/OptimizedModuleReplay.h"
+#include "runtime/link/plugin/SharedUnwind.h"
+#include "runtime/link/plugin/SharedUnwindCodegen.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassManager.h"
 #include "llvm/Passes/PassBuilder.h"

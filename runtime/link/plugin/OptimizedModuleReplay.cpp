@@ -1,4 +1,4 @@
-#include "runtime/lto/OptimizedModuleReplay.h"
+#include "runtime/link/plugin/OptimizedModuleReplay.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/Constants.h"

@@ -1,6 +1,6 @@
-#include "runtime/lto/SharedUnwindCodegen.h"
-#include "runtime/FramelessRegisters.h"
-#include "runtime/lto/SharedUnwind.h"
+#include "runtime/link/plugin/SharedUnwindCodegen.h"
+#include "runtime/link/FramelessRegisters.h"
+#include "runtime/link/plugin/SharedUnwind.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/CodeGen/MachineFunction.h"
 #include "llvm/CodeGen/MachineModuleInfo.h"
@@ -159,7 +159,7 @@ struct SharedUnwindCodegen : ModulePass {
       // made nounwind, its callers' call-site tables would drop the call, and an exception
       // the callee throws would end in std::terminate() (C++ code; a C program's callees are
       // nounwind and its functions have no personality). The output check proves the same
-      // on the linked file (runtime/UnwindSharing.h).
+      // on the linked file (runtime/link/UnwindSharing.h).
       if (UnderPersonality.contains(&F) && leavesItself(*MF))
         continue;
       if (frameless(*MF, Preserved))

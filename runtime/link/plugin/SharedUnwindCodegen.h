@@ -1,4 +1,4 @@
-// Code generation's half of the shared unwind entry (runtime/lto/SharedUnwind.h): which
+// Code generation's half of the shared unwind entry (runtime/link/plugin/SharedUnwind.h): which
 // functions the run holds is decided on their machine instructions.
 //
 // The IR pass puts every function that might be frameless (cannot throw, no call that is not a
@@ -11,9 +11,9 @@
 //     a function of the run whose machine code is frameless (no CFI instruction, no write to
 //     the stack pointer, the return-address register or a callee-saved register; x86-64's
 //     calls and returns put RSP back; one register list with the output check,
-//     runtime/FramelessRegisters.h) stays, goes into the shared section and loses its own
+//     runtime/link/FramelessRegisters.h) stays, goes into the shared section and loses its own
 //     unwind table entry; any other moves before the begin marker and keeps its own, as in
-//     clang's link. (Given a list, runtime/lto/SharedUnwind.h's <PATH> form, the listed
+//     clang's link. (Given a list, runtime/link/plugin/SharedUnwind.h's <PATH> form, the listed
 //     functions stay unread: how the lit tests show the output check refusing a wrong run.)
 //   - Outlined, right after the machine outliner where it runs: the machine outliner makes
 //     its functions after every IR pass and appends them after the end marker, each with an
@@ -25,7 +25,7 @@
 //     empty loses its markers' directives, so that it costs no entry at all.
 // Since nothing waits for clang's link to name the frameless functions, a shared-unwind
 // candidate starts at once, beside clang's link. The driver's check of the linked output
-// (runtime/UnwindSharing.h) decides, not these passes' reading of the machine code.
+// (runtime/link/UnwindSharing.h) decides, not these passes' reading of the machine code.
 #pragma once
 
 namespace smartcc {

@@ -1,0 +1,42 @@
+// Which -flto link smartcc owns, and the linker commands of its candidates: clang's link
+// job's arguments with what each candidate adds (driver/LTOLink.h runs them and decides).
+#pragma once
+#include "runtime/config/Config.h"
+#include "clang/Driver/Compilation.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Option/ArgList.h"
+#include <string>
+#include <vector>
+
+namespace smartcc {
+
+// The lld link job of an -flto compilation at a size level (Level: "Oz" or "Os"), or null,
+// with the reason (a passthrough counter's name).
+const clang::driver::Command *ownedLink(const clang::driver::Compilation &C, const Config &Cfg,
+                                        std::string &Reason, std::string &Level);
+
+// The value following "-o" in the linker's arguments.
+std::string linkOutput(const llvm::opt::ArgStringList &Args);
+
+// smartcc's LTO pass plugin (runtime/link/plugin/LTOPassPlugin.cpp): <bin>/../lib/smartcc.
+std::string ltoPluginPath();
+
+// Whether the candidate's pipeline names a pass of the plugin.
+bool usesPlugin(const LinkCandidateSpec &S);
+
+// The LTO optimization level of clang's link, 2 when none is given.
+unsigned ltoLevel(const llvm::opt::ArgStringList &Args);
+
+// Whether Path can stand inside a pass pipeline's text.
+bool fitsInPipeline(llvm::StringRef Path);
+
+// What a candidate adds to clang's linker command (Replay: the optimized program's file, for
+// a candidate that replays it).
+std::vector<std::string> extraLinkerArgs(const LinkCandidateSpec &S, bool Thin, unsigned Level,
+                                         llvm::StringRef Replay = "");
+
+// Why the shared-unwind candidates cannot run on a link with these arguments; empty if they
+// can.
+std::string sharedUnwindRefusal(const llvm::opt::ArgStringList &Args);
+
+} // namespace smartcc

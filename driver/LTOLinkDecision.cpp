@@ -1,0 +1,235 @@
+// Measuring an owned link's outputs and deciding which ships (driver/OwnedLTOLink.h).
+#include "driver/LTOLinkCommand.h"
+#include "driver/OwnedLTOLink.h"
+#include "runtime/decide/Decision.h"
+#include "runtime/link/UnwindSharing.h"
+#include "runtime/measure/SizeMeasurer.h"
+#include "runtime/observe/SideOutputs.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include <cmath>
+#include <cstring>
+#include <sys/wait.h>
+
+using namespace llvm;
+using namespace clang::driver;
+
+namespace smartcc {
+
+// Measures a link's output as a linked image into R; the output as read, for further checks
+// (null when it could not be measured).
+std::unique_ptr<MemoryBuffer> OwnedLTOLink::measure(StringRef Path, CandidateResult &R) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
+  if (!Buf) {
+    R.Result = Outcome::CodegenFailed;
+    R.setMessage(("cannot read the output: " + Buf.getError().message()).c_str());
+    return nullptr;
+  }
+  Expected<FileSize> Size = measureFile((*Buf)->getMemBufferRef());
+  if (!Size) {
+    R.Result = Outcome::CodegenFailed;
+    R.setMessage(toString(Size.takeError()).c_str());
+    return nullptr;
+  }
+  R.Result = Outcome::Ok;
+  R.Object = Size->Size;
+  return std::move(*Buf);
+}
+
+// Records how link L ended (Ended false: out of time, StopReason says which limit; it is
+// stopped here), already removed from Active.
+void OwnedLTOLink::endLink(const RunningLink &L, bool Ended, int Status,
+                           const char *StopReason) {
+  if (L.Index == OptimizeIndex) {
+    if (!Ended)
+      stopLink(L, "");
+    endOptimize(Ended, Status, millisSince(L.Start));
+    return;
+  }
+  CandidateResult &R = D.Candidates[L.Index].Result;
+  R.Millis = millisSince(L.Start);
+  if (Ended) {
+    double &Longest = D.Candidates[L.Index].Replayed ? LongestReplayMillis : LongestLinkMillis;
+    Longest = std::max(Longest, R.Millis);
+  }
+  if (!Ended) {
+    stopLink(L, Temps[L.Index]);
+    R.Result = Outcome::Timeout;
+    R.setMessage(StopReason);
+  } else if (WIFSIGNALED(Status)) {
+    R.Result = Outcome::Crashed;
+    R.Signal = WTERMSIG(Status);
+    R.setMessage(strsignal(WTERMSIG(Status)));
+  } else if (WEXITSTATUS(Status) != 0) {
+    R.Result = Outcome::CodegenFailed;
+    R.setMessage(("the link failed with status " + std::to_string(WEXITSTATUS(Status))).c_str());
+  } else {
+    std::unique_ptr<MemoryBuffer> Out = measure(Temps[L.Index], R);
+    // A shared unwind entry ships only where the output's own instructions prove it right,
+    // checked against clang's link: now, or once it is read.
+    if (Out && Specs[L.Index].SharedUnwind) {
+      if (Frameless == FramelessState::Waiting)
+        PendingChecks.emplace_back(L.Index, std::move(Out));
+      else
+        checkShared(L.Index, Out->getMemBufferRef());
+    }
+  }
+}
+
+// clang's link is measured: its unwind entries, against which the shared-unwind candidates'
+// outputs are checked, and whether a shared entry can gain anything there (those not started
+// yet run only then).
+void OwnedLTOLink::readFrameless(MemoryBufferRef Baseline) {
+  Frameless = FramelessState::Failed;
+  Expected<UnwindSummary> S = summarizeUnwind(Baseline);
+  if (!S) {
+    FramelessNote = "cannot read clang's link's unwind entries: " + toString(S.takeError());
+    return;
+  }
+  BaselineUnwind = std::move(*S);
+  if (BaselineUnwind->DebugInfo) {
+    FramelessNote = "the program has debug information (every function gets a frame of its own)";
+    return;
+  }
+  if (BaselineUnwind->Frameless.size() + BaselineUnwind->FramelessOutlined < 2) {
+    FramelessNote = "fewer than two frameless functions in clang's link";
+    return;
+  }
+  Frameless = FramelessState::Ready;
+}
+
+// The output check of a shared-unwind candidate (Out: its measured output).
+void OwnedLTOLink::checkShared(size_t Index, MemoryBufferRef Out) {
+  CandidateResult &R = D.Candidates[Index].Result;
+  if (!BaselineUnwind) {
+    R.Result = Outcome::VerifierFailed;
+    R.setMessage(("unwind check: " + FramelessNote).c_str());
+    return;
+  }
+  Expected<SharedUnwindCheck> Check = checkSharedUnwind(Out, *BaselineUnwind);
+  if (!Check) {
+    R.Result = Outcome::VerifierFailed;
+    R.setMessage(("unwind check: " + toString(Check.takeError())).c_str());
+  }
+}
+
+void OwnedLTOLink::finish(double BaselineMillis) {
+  joinBeside();
+  D.BaselineMillis = BaselineMillis;
+  CandidateResult Base;
+  std::unique_ptr<MemoryBuffer> BaseOut = measure(Output, Base);
+  if (Base.Result != Outcome::Ok) {
+    D.Note = std::string("cannot measure clang's link: ") + Base.Message;
+  } else {
+    D.Baseline = Base.Object;
+    D.BaselineValue = metricValue(Base.Object, 0, D.SizeMetric);
+    D.BaselineMeasured = true;
+  }
+  if (Frameless == FramelessState::Waiting) {
+    if (BaseOut)
+      readFrameless(BaseOut->getMemBufferRef());
+    else
+      Frameless = FramelessState::Failed, FramelessNote = "clang's link is not measured";
+  }
+  // Shared-unwind candidates that ended beside clang's link: their checks, now.
+  for (auto &[Index, Out] : PendingChecks)
+    checkShared(Index, Out->getMemBufferRef());
+  PendingChecks.clear();
+  if (D.Candidates.empty())
+    D.KeptReason = "no_candidates";
+
+  // The candidates' shared wall-time allowance (link_time), counted from the end of clang's
+  // link (those started beside it had a head start); at least LinkAllowanceFloorMs, so that
+  // a link too quick to time is not starved.
+  auto PhaseStart = std::chrono::steady_clock::now();
+  const double Allowance =
+      Cfg.LinkTime ? std::max(LinkAllowanceFloorMs, BaselineMillis * Cfg.LinkTime / 100.0) : 0.0;
+  auto AllowanceLeft = [&] {
+    return Allowance ? Allowance - millisSince(PhaseStart) : double(Cfg.TimeoutMs);
+  };
+  // A candidate starts only if it can be expected to end within the allowance: a link killed
+  // at its end is wall time and CPU spent for nothing. Expected: the longest candidate link
+  // that has ended so far (running side by side, they take 1.3-1.5x clang's link on two
+  // cores), clang's own link before any has, with a margin of StartMargin: candidates differ
+  // (the IR outliner's link takes 1.1-1.4x the machine outliner's), and one started with
+  // barely its expected time left was seen killed just short of its end.
+  constexpr double StartMargin = 1.2;
+  // A replaying candidate only generates code: before one has ended, expected to take what
+  // clang's link took beyond optimizing the program (at least 40 % of it: code generation
+  // with the machine outliner takes longer), then the longest that has.
+  auto ExpectedFor = [&](size_t K) {
+    if (!replays(K))
+      return std::max(BaselineMillis, LongestLinkMillis);
+    if (LongestReplayMillis > 0)
+      return LongestReplayMillis;
+    return std::max(0.4 * BaselineMillis, BaselineMillis - D.ReplayMillis);
+  };
+  // Without a measured baseline none could ship: none runs, those started beside clang's link
+  // are stopped.
+  if (!D.BaselineMeasured) {
+    for (const RunningLink &L : Active)
+      if (L.Index != OptimizeIndex)
+        D.Candidates[L.Index].Result.Result = Outcome::NotRun;
+    killActive();
+    if (Replay == ReplayState::Running)
+      Replay = ReplayState::Failed, D.ReplayOutcome = "not_run";
+    for (; Next < Commands.size(); ++Next)
+      D.Candidates[Next].Result.Result = Outcome::NotRun;
+  }
+  while (Next < Commands.size() || !Active.empty()) {
+    while (Next < Commands.size() && Active.size() < Jobs && !nextMustWait()) {
+      if (optimizeIsNext()) {
+        // Worth it only if a replaying candidate can still end after it.
+        // (The two together take about clang's link: half of it each.)
+        if (Allowance && AllowanceLeft() < StartMargin * BaselineMillis) {
+          Replay = ReplayState::Failed;
+          D.ReplayOutcome = "not_run";
+          D.ReplayNote = "beyond link_time";
+          continue;
+        }
+        startOptimize();
+        continue;
+      }
+      if (AllowanceLeft() <= 0 ||
+          (Allowance && AllowanceLeft() < StartMargin * ExpectedFor(Next))) {
+        CandidateResult &R = D.Candidates[Next++].Result;
+        R.Result = Outcome::NotRun;
+        R.setMessage("beyond link_time");
+        continue;
+      }
+      startNext();
+    }
+    if (Active.empty())
+      continue;
+    waitAndReap(Allowance ? std::optional<double>(AllowanceLeft()) : std::nullopt);
+  }
+  // The optimizing link may have been prepared for candidates that never started.
+  if (Replay == ReplayState::Waiting)
+    D.ReplayOutcome = "not_run", D.ReplayNote = "no replaying candidate ran";
+  for (CandidateReport &R : D.Candidates)
+    if (R.Result.Result == Outcome::Ok)
+      R.Value = metricValue(R.Result.Object, 0, D.SizeMetric);
+  if (D.BaselineMeasured && !D.Candidates.empty())
+    chooseWinner(D);
+  else if (!D.BaselineMeasured)
+    D.KeptReason = "baseline_unmeasured";
+
+  if (D.Winner >= 0) {
+    if (std::error_code EC = sys::fs::rename(Temps[size_t(D.Winner)], Output)) {
+      D.Note = "could not replace the output, kept clang's link: " + EC.message();
+      D.Winner = -1;
+      D.KeptReason = "write_failed";
+    }
+  }
+  // (The candidates' temporary outputs go with the handle, LTOLinkHandle's destructor.)
+
+  // Wall time from before clang's link (candidates may have started beside it) to here.
+  D.TotalMillis = millisSince(LinkStart);
+  if (Cfg.Explain)
+    printExplain(D, errs());
+  else if (Verbose)
+    printVerbose(D, errs());
+  recordDecision(Cfg, D);
+}
+
+} // namespace smartcc
