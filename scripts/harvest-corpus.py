@@ -267,9 +267,17 @@ def read_index(path, offset=0):
     return recs, offset + end
 
 
+def home_relative(text):
+    """The text with the user's home directory written as ~: the manifests and summaries are
+    committed (policies/corpus/), and a path of the machine that harvested says nothing."""
+    home = os.path.expanduser("~").rstrip("/")
+    return text.replace(home + "/", "~/") if home and home != "/" else text
+
+
 def source_path(rec):
     """Path of a compiled file relative to its package's tree: builds happen in
-    <root>/work/<pkg>/src (and <pkg>/build for CMake/meson), whatever the root was."""
+    work/<pkg>/src under the corpus root (and work/<pkg>/build for CMake/meson), whatever
+    the root was."""
     src = rec.get("source", "")
     full = os.path.normpath(os.path.join(rec.get("directory", ""), src))
     pkg = rec.get("package", "")
@@ -825,7 +833,8 @@ class Harvester:
         for k, pkg in enumerate(todo, 1):
             rec = self.package(pkg)
             with open(self.manifest, "a") as f:
-                f.write(json.dumps(rec, sort_keys=False) + "\n")
+                f.write(json.dumps(dict(rec, reason=home_relative(rec["reason"])),
+                                   sort_keys=False) + "\n")
                 f.flush()
                 os.fsync(f.fileno())
             if rec["status"] != "skipped_reserved":
@@ -980,7 +989,7 @@ def summarize_split(root, split, manifest_dir, reserved):
     for p, r in sorted(records.items()):
         by_status.setdefault(r.get("status"), []).append(p)
     summary = {
-        "split": split, "generated": now_iso(), "corpus_dir": out_dir,
+        "split": split, "generated": now_iso(), "corpus_dir": home_relative(out_dir),
         "packages": {"by_status": {s: len(v) for s, v in sorted(by_status.items())},
                      "partial_builds": sorted(p for p, r in records.items() if r.get("partial")),
                      "not_built": {s: v for s, v in sorted(by_status.items()) if s != "built"}},
@@ -1115,7 +1124,7 @@ def main(argv):
     ap.add_argument("--no-build-dep", action="store_true", help="skip apt-get build-dep")
     ap.add_argument("--no-install-tools", action="store_true",
                     help="do not apt-get install missing autotools/cmake/ninja")
-    ap.add_argument("--keep-work", action="store_true", help="keep <root>/work/<pkg>")
+    ap.add_argument("--keep-work", action="store_true", help="keep the build tree, work/<pkg> under the corpus root")
     ap.add_argument("--lto", action="store_true",
                     help="build at -Oz -flto with lld and record smartcc's owned links (every "
                          "core-set sequence and link candidate measured) in <root>/links-<split>")

@@ -752,7 +752,7 @@ LINK_NOTE = ("Links: smartcc's decision log (`\"kind\": \"link\"` lines) of the 
              "image of the owned links, in % of their baseline. Link wall: smartcc's whole owned "
              "link (clang's link, the candidates beside and after it, the decision; the log's "
              "`total_ms`) over clang's link timed inside smartcc (the baseline; smartcc before "
-             "session 16 logged no total: then the baseline plus the candidates run {jobs} at "
+             "086924e (2026-11-26) logged no total: then the baseline plus the candidates run {jobs} at "
              "once); link CPU: baseline plus every candidate link, over the baseline.")
 
 

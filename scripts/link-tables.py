@@ -65,7 +65,7 @@ def column_of(c):
 def measured(c, base):
     """Image bytes of a candidate that could ship, else 0. A "ram_growth" refusal is judged
     again by .data alone: smartcc before the .relro_padding fix counted lld's page padding as
-    .bss, which grows when code shrinks (runtime/SizeMeasurer.cpp)."""
+    .bss, which grows when code shrinks (runtime/measure/SizeMeasurer.cpp)."""
     if c.get("outcome") != "ok":
         return 0
     why = c.get("rejected")

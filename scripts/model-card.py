@@ -74,8 +74,9 @@ print()
 print("| split | top-1 (effort 0) | effort 1 | oracle (effort 2: whole core set) | top-1 single trial | won / tied / lost |")
 print("|---|---|---|---|---|---|")
 splits = [("train", t), ("validation", v)]
-# Since session 19 the trainer records the prior (each sequence's mean training target, the
-# fixed ranking) and the network before its shrinkage toward the prior.
+# Models trained since 2026-11-26 (commit 8425cc9) record the prior (each sequence's mean
+# training target, the fixed ranking) and the network before its shrinkage toward the prior;
+# older models have neither.
 if "validation_prior" in meta:
     splits += [("validation, prior alone", meta["validation_prior"]),
                ("validation, network before shrinkage", meta["validation_network"])]

@@ -2,10 +2,10 @@
 # PPO with Autophase vs Autophase+IR2Vec observations (issue 21 item 1), same split and seeds.
 set -e
 # Run from a directory with agent/ (train.txt, validation.txt, eval.txt as observation-study.py uses)
-# and a corpus at CORPUS (default /work/corpus). Slow parts: 4 x 20000 PPO steps, 4 evaluations.
+# and a corpus at CORPUS (default: the training scripts' ~/.cache/smartcc/corpus). Slow parts: 4 x 20000 PPO steps, 4 evaluations.
 # TARGET=aarch64 AGENT=agent-a64 for AArch64 (the lists' modules must be of that target).
 B=${SMARTCC_BIN:-build/bin}
-C=${CORPUS:-/work/corpus}
+C=${CORPUS:-$HOME/.cache/smartcc/corpus}
 T=${TARGET:-x86_64}
 A=${AGENT:-agent}
 P=${PPO_DIR:-ppo}

@@ -29,7 +29,7 @@ print("| what it decides | %d heads rescaling the greedy allocator's priorities%
       "compiler allocates each function with the cheapest of LLVM's allocation and the heads', "
       "within a byte budget: the module's functions may grow in all by at most "
       "`regalloc_growth` percent of their bytes (default 1; the heads were chosen with %g) "
-      "(runtime/RegAllocPortfolio.h) |" % (
+      "(runtime/compile/RegAllocPortfolio.h) |" % (
           meta.get("heads", 1),
           ", some with greedy allocator options" if any(meta.get("head_options", [])) else "",
           ", %d of them also taking the allocator's eviction decisions (LLVM's ML eviction "

@@ -101,7 +101,7 @@ fi
 if has train; then
   # Losses weighted 0.3 (not clipped to 0): the model orders the losing sequences too; the
   # column order (effort 1's fixed proposals) and the shrinkage toward the prior are chosen on
-  # validation (docs/training.md; session 19).
+  # validation (docs/training.md).
   "$BIN/smartcc-train" --trainer value --table "$D/table" --validation-table "$D/table-val" \
     --run "$D/run" --epochs 300 --seed 1 --target "$T" \
     --negative-gain-weight "${NEGATIVE_GAIN_WEIGHT:-0.3}" --remine-order
