@@ -55,8 +55,12 @@ cmake_example() {  # cmake_example SRC BUILD TOOLCHAIN BIN LOG
 # build_all BIN OUT: builds every example with the compilers in BIN; outputs land in OUT.
 build_all() {
   local bin=$1 out=$2
-  mkdir -p "$out/make" "$out/cross-make"
+  mkdir -p "$out/make" "$out/cross-make" "$out/json" "$out/cross-json"
   run "$out/make.log" make -C "$out/make" -f "$EX/make-project/Makefile" CC="$bin/smartcc" check
+  run "$out/json.log" make -C "$out/json" -f "$EX/json-tool/Makefile" CC="$bin/smartcc" check
+  # The Makefile sees an aarch64 compiler and runs the checks under qemu-aarch64.
+  run "$out/cross-json.log" make -C "$out/cross-json" -f "$EX/json-tool/Makefile" \
+    CC="$bin/aarch64-linux-gnu-smartcc" check
   cmake_example "$EX/cmake-project" "$out/cmake" "$TC/smartcc-host.cmake" "$bin" "$out/cmake.log"
   cmake_example "$EX/aarch64-cross" "$out/cross" "$TC/smartcc-aarch64-linux-gnu.cmake" "$bin" \
     "$out/cross.log"
@@ -81,9 +85,11 @@ compare() {
   cmp -s "$s/output.txt" "$4" || die "$1: output differs from $4"
   printf '%-22s OK  smartcc == clang-22 == expected; %s %s bytes vs %s  [%s]\n' "$1" "$3" \
     "$(stat -c %s "$s/$3")" "$(stat -c %s "$c/$3")" \
-    "$(grep -m1 -E 'checksum|^lines|^matmul|^frame' "$s/output.txt")"
+    "$(grep -m1 -E 'checksum|^canonical|^lines|^matmul|^frame' "$s/output.txt")"
 }
 compare make-project make calc "$EX/make-project/expected.txt"
+compare json-tool json libjt.so "$EX/json-tool/expected.txt"
+compare json-tool/aarch64 cross-json libjt.so "$EX/json-tool/expected.txt"
 compare cmake-project cmake wordstats "$EX/cmake-project/expected.txt"
 compare aarch64-cross/cmake cross crunch "$EX/aarch64-cross/expected.txt"
 compare aarch64-cross/make cross-make crunch "$EX/aarch64-cross/expected.txt"
