@@ -1,18 +1,22 @@
 #!/usr/bin/env python3
 """difftest.py: differential testing of smartcc against clang-22 -O0.
 
-    scripts/difftest.py OUT [--source csmith|torture|both] [--count N] [--seed S] [--start K]
+    scripts/difftest.py OUT [--source csmith,torture,gxx,cxx-eh|both|cxx|all] [--count N]
+                            [--seed S] [--start K]
                             [--modes a,b,...] [--budget lifted|default] [--every-candidate]
                             [-j N] [--reduce | --no-reduce] [--reduce-timeout S]
                             [--torture-dir DIR] [--bin DIR] [--report]
     scripts/difftest.py OUT --smoke [--self-check] [--bin DIR]
 
-Programs come from csmith (random, self-checking: they print a checksum of their globals) and
-from GCC's execute torture tests (self-checking: they abort() on a wrong result). Each program
+Programs come from csmith (random, self-checking: they print a checksum of their globals),
+from GCC's execute torture tests (self-checking: they abort() on a wrong result), from GCC's
+C++ execute tests (g++.dg: exceptions, torture, optimizer regressions, ...) and from the
+hand-written C++ exception programs of tests/difftest-cxx (a shared library and a main
+program each, or one file; they check their own catches). Each program
 is built by smartcc in every selected mode (MODES below) and by clang-22 -O0 for the same ISA
 (the reference), run, and the outputs (stdout+stderr and exit status) compared. A mismatch is
-classified by building the program with clang-22 at -O1..-Oz and -Oz -fno-inline: when one
-of those differs from
+classified by building the program with clang-22 at -O1..-Oz and -Oz -fno-inline (and, for a
+mode that links with -flto, clang's own -Oz -flto link): when one of those differs from
 -O0 as well, the program has undefined behaviour or clang has a bug ('shared'); otherwise
 the bug is smartcc's ('smartcc-only'), and with --reduce creduce shrinks the program.
 
@@ -22,7 +26,7 @@ the end (and by --report). OUT/mismatches/ holds everything needed to reproduce 
 Exit status 1 when any 'smartcc-only' result (wrong output, timeout or build failure) was
 found. docs/difftest.md has the details. Python 3.11 standard library only.
 """
-import argparse, concurrent.futures, dataclasses, glob, json, os, re, shlex, shutil
+import argparse, concurrent.futures, dataclasses, fnmatch, glob, json, os, re, shlex, shutil
 import signal, subprocess, sys, tempfile, threading, time, tomllib, traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -78,6 +82,10 @@ DIRECT_MODES = {"lto", "lto-iro", "lto-sink-iro", "a64-lto", "a64-lto-late-iro",
                 "lto-shared-unwind", "a64-lto-shared-unwind"}
 HIDDEN_MODES = {"broken": (["-Oz", "-include", "{OUT}/broken.h"], "x86_64")}
 SMOKE_MODES = ["default", "library", "os", "regalloc-o2", "inliner", "a64", "lto", "lto-iro"]
+# The smoke's C++ share: SMOKE_GXX g++.dg tests (the first ones clang++-22 -O0 builds and runs,
+# which are eh/ tests) and every hand-written exception program, in these modes.
+SMOKE_CXX_MODES = ["default", "lto-shared-unwind", "a64-lto", "a64-lto-shared-unwind"]
+SMOKE_GXX = 6
 LIFTED_BUDGET = ["--smartcc-candidate-budget=0"]
 BROKEN_H = """/* difftest --self-check: a deliberately wrong "compiler" (scripts/difftest.py). */
 #include <stdio.h>
@@ -106,6 +114,10 @@ ISAS = {
 # (sequences without the inliner) expose type punning across calls that clang's pipeline
 # hides by inlining first (GCC torture 20000603-1 on AArch64: clang -Oz -fno-inline aborts too).
 CLASSIFY_LEVELS = ["-O1", "-O2", "-O3", "-Os", "-Oz", "-Oz -fno-inline"]
+# For a mode that links with -flto, clang-22's own LTO link too: whole-program optimization may
+# do what the standard allows and one TU cannot see (g++.dg/eh/new1.C: clang-22 -Oz -flto
+# leaves out the replaced operator new[]/delete[] pair the test checks).
+CLASSIFY_LTO_LEVEL = "-Oz -flto -fuse-ld=lld"
 COMPILE_TIMEOUT = 600
 OUTPUT_LIMIT = 64 << 20      # a program writing more is stopped (prlimit --fsize)
 CSMITH_FLAGS = ["-w", "-I/usr/include/csmith"]
@@ -120,6 +132,30 @@ DG_SEMANTIC = re.compile(r"^(-fwrapv|-fno-strict-overflow|-fno-strict-aliasing|-
                          r"-finput-charset=\S+)$")
 TORTURE_TARBALL_GLOB = "/usr/src/gcc-12/gcc-*.tar.xz"
 TORTURE_MEMBERS = "*/gcc/testsuite/gcc.c-torture/execute/*"
+# GCC's C++ runtime tests: the `{ dg-do run }` tests of these g++.dg folders (the exception
+# tests, the optimizer torture tests, optimizer and initialization regressions, C++11), unpacked
+# beside the C ones. Compiled by clang++-22 / smartc++ with -w and one language standard
+# (gnu++17 unless the test asks for another, see gxx_constraints), plus the semantic options
+# of their dg-options lines.
+GXX_DIRS = ("eh", "torture", "opt", "init", "cpp0x")
+# -Wno-register and -Wno-c++11-narrowing: what GCC's own C++ front end accepts in these tests
+# (register variables in C++17, narrowing constants) clang-22 makes errors of.
+GXX_FLAGS = ["-w", "-Wno-register", "-Wno-c++11-narrowing"]
+GXX_STD = "gnu++17"
+# C++ options of a test's dg-options that change what the program means (beyond DG_SEMANTIC).
+DG_SEMANTIC_CXX = re.compile(
+    r"^(-f(no-)?(exceptions|non-call-exceptions|rtti|elide-constructors|check-new|strict-enums|"
+    r"threadsafe-statics|sized-deallocation|aligned-new(=\d+)?|char8_t|signed-char|"
+    r"unsigned-char|short-enums|short-wchar|operator-names|access-control|ms-extensions|"
+    r"permissive|use-cxa-atexit|implicit-templates|signed-bitfields|trapv)|"
+    r"-fexec-charset=\S+|-ansi|-pthread)$")
+# The hand-written exception programs (tests/difftest-cxx/NAME/: lib.cpp, if any, is built
+# into a shared library that main.cpp is linked against; headers beside them).
+CXX_EH_DIR = os.path.join(REPO, "tests", "difftest-cxx")
+CXX_EH_FLAGS = ["-std=gnu++17"]
+# --source names: the sources, and the groups (`both` keeps its meaning from before C++).
+SOURCES = ("csmith", "torture", "gxx", "cxx-eh")
+SOURCE_GROUPS = {"both": ("csmith", "torture"), "cxx": ("gxx", "cxx-eh"), "all": SOURCES}
 STATUSES = ("match", "mismatch", "timeout", "build", "unsupported", "ref-timeout")
 COMPARED = ("match", "mismatch", "timeout", "build")
 
@@ -135,6 +171,15 @@ def default_clang():
         if c and os.access(c, os.X_OK):
             return c
     return "clang-22"
+
+
+def cxx_of(clang):
+    """clang++ beside the reference clang (/usr/lib/llvm-22/bin/clang -> clang++, clang-22 ->
+    clang++-22)."""
+    d, b = os.path.split(clang)
+    name = b.replace("clang", "clang++", 1)
+    cxx = os.path.join(d, name)
+    return cxx if not d or os.access(cxx, os.X_OK) else shutil.which(name) or cxx
 
 
 def default_cache():
@@ -270,6 +315,16 @@ class Ctx:
     reduce: bool
     reduce_timeout: int
     keep_work: bool = False
+    clangxx: str = None
+    smartcxx: str = None
+
+    def ref_cc(self, prog):
+        """The reference compiler for PROG: clang-22, or clang++-22 for C++."""
+        return self.clangxx if prog.cxx else self.clang
+
+    def smart_cc(self, prog):
+        """smartcc, or its C++ name smartc++ for C++ (the driver links libstdc++)."""
+        return self.smartcxx if prog.cxx else self.smartcc
 
     def mode_flags(self, mode):
         flags, _ = all_modes()[mode]
@@ -286,13 +341,30 @@ def all_modes():
 
 @dataclasses.dataclass
 class Program:
-    source: str          # "csmith" or "torture"
-    name: str            # csmith-12, torture-20000112-1
-    file: str            # the source's file name in the work folder
+    source: str          # "csmith", "torture", "gxx" or "cxx-eh"
+    name: str            # csmith-12, torture-20000112-1, gxx-eh-filter1, cxx-eh-recursion
+    file: str            # the (main) source's file name in the work folder
     cflags: list
     seed: int = None
-    test: str = None     # torture test file name
-    path: str = None     # torture test source
+    test: str = None     # torture / g++.dg test file name (eh/filter1.C), cxx-eh folder name
+    path: str = None     # torture / g++.dg test source, cxx-eh folder
+    cxx: bool = False    # built by clang++ / smartc++
+    srcs: list = None    # the main program's sources (default [file])
+    lib_srcs: list = dataclasses.field(default_factory=list)  # the shared library's sources
+    extra: list = dataclasses.field(default_factory=list)     # other files it needs (headers)
+    skip: dict = dataclasses.field(default_factory=dict)      # isa -> why it is unsupported
+    modes: list = None   # the modes it runs in, when not the campaign's (the smoke's C++)
+
+    def __post_init__(self):
+        if self.srcs is None:
+            self.srcs = [self.file]
+
+    def files(self):
+        """Every file of the program in its work folder."""
+        return list(dict.fromkeys(self.srcs + self.lib_srcs + self.extra))
+
+    def one_file(self):
+        return not self.lib_srcs and len(self.srcs) == 1
 
     def record(self):
         d = {"source": self.source, "program": self.name}
@@ -337,6 +409,270 @@ def torture_programs(tdir, start, count):
     return progs
 
 
+def tcl_list(text):
+    """A Tcl list as DejaGnu reads a dg directive: words, "quoted strings" and {braced}
+    sublists (nested lists, parsed again by the caller when needed)."""
+    items, i, n = [], 0, len(text)
+    while i < n:
+        c = text[i]
+        if c.isspace():
+            i += 1
+        elif c == "{":
+            depth, j = 1, i + 1
+            while j < n and depth:
+                depth += {"{": 1, "}": -1}.get(text[j], 0)
+                j += 1
+            items.append(("{", text[i + 1:j - 1]))
+            i = j
+        elif c == '"':
+            j = text.find('"', i + 1)
+            j = n if j < 0 else j
+            items.append(('"', text[i + 1:j]))
+            i = j + 1
+        else:
+            j = i
+            while j < n and not text[j].isspace() and text[j] not in "{}":
+                j += 1
+            items.append(("w", text[i:j]))
+            i = max(j, i + 1)
+    return items
+
+
+def dg_directives(text):
+    """Every `{ dg-NAME args }` of a test: (NAME, [args as tcl_list items])."""
+    out = []
+    for m in re.finditer(r"\{\s*dg-([\w-]+)", text):
+        depth, j = 1, m.end()
+        while j < len(text) and depth and text[j] != "\n":
+            depth += {"{": 1, "}": -1}.get(text[j], 0)
+            j += 1
+        if depth == 0:
+            out.append((m.group(1), tcl_list(text[m.end():j - 1])))
+    return out
+
+
+GXX_TRIPLES = {"x86_64": "x86_64-pc-linux-gnu", "aarch64": "aarch64-unknown-linux-gnu"}
+# C++ standards by the year they name (c++98 and c++03 alike), as -std and DejaGnu spell them.
+STD_YEARS = {"98": 1998, "03": 1998, "0x": 2011, "11": 2011, "1y": 2014, "14": 2014,
+             "1z": 2017, "17": 2017, "2a": 2020, "20": 2020, "2b": 2023, "23": 2023,
+             "2c": 2026, "26": 2026}
+# DejaGnu effective targets, as they are for clang-22 on x86-64 and AArch64 GNU/Linux (PIE by
+# default). A keyword not listed makes the test unsupported (named in its result's detail).
+EFFECTIVE = {
+    **{k: True for k in (
+        "lp64", "int32plus", "size20plus", "size24plus", "size32plus", "ptr32plus",
+        "indirect_jumps", "alloca", "fpic", "pie", "pie_enabled", "fstack_protector", "weak",
+        "alias", "ifunc", "visibility", "gc_sections", "named_sections", "tls", "tls_native",
+        "tls_runtime", "pthread", "sync_int_long", "sync_long_long", "sync_long_long_runtime",
+        "sync_char_short", "cxa_atexit", "init_priority", "c++", "native", "le", "int128",
+        "stdint_types", "inttypes_types", "nonlocal_goto", "label_values", "shared", "rdynamic",
+        "weak_override", "iconv", "lto", "exceptions", "rtti", "exceptions_enabled",
+        "double64", "large_double", "builtin_eh_return", "c99_runtime", "unwrapped",
+        "cet", "freorder", "static", "thread_fence", "gld")},
+    **{k: False for k in ("ilp32", "llp64", "nonpic", "be", "arm32", "dfp", "trampolines",
+                          "c", "fopenmp", "fopenacc", "dll", "hppa")},
+}
+EFFECTIVE_X86 = {"sse", "sse2", "sse_runtime", "sse2_runtime", "cet"}
+
+
+class UnknownKeyword(Exception):
+    pass
+
+
+def target_true(words, isa, std):
+    """A DejaGnu target selector (the list after `target`/`xfail`), for ISA and C++ standard
+    STD: a list of triplet patterns and effective targets (any true), or an expression with
+    !, && and || over nested braced selectors."""
+    if any(w in (("w", "!"), ("w", "&&"), ("w", "||")) for w in words):
+        val, op, neg = None, None, False
+        for kind, w in words:
+            if kind == "w" and w == "!":
+                neg = not neg
+                continue
+            if kind == "w" and w in ("&&", "||"):
+                op = w
+                continue
+            if val is not None and val == (op == "||"):
+                neg = False         # decided: `false && x`, `true || x` (x may be unknown)
+                continue
+            v = (target_true(tcl_list(w), isa, std) if kind == "{"
+                 else target_word(w, isa, std)) != neg
+            neg = False
+            val = v if val is None else (val and v if op == "&&" else val or v)
+        return bool(val)
+    return any(target_true(tcl_list(w), isa, std) if kind == "{" else target_word(w, isa, std)
+               for kind, w in words)
+
+
+def target_word(w, isa, std):
+    m = re.fullmatch(r"c\+\+(\w\w)(_only|_down)?", w)
+    if m and m.group(1) in STD_YEARS:
+        y = STD_YEARS[m.group(1)]
+        return std == y if m.group(2) == "_only" else std <= y if m.group(2) else std >= y
+    if "-" in w and ("*" in w or w.count("-") >= 2):
+        return fnmatch.fnmatchcase(GXX_TRIPLES[isa], w) or fnmatch.fnmatchcase(
+            GXX_TRIPLES[isa], w + "-*")
+    if w in EFFECTIVE_X86:
+        return isa == "x86_64"
+    if w in EFFECTIVE:
+        return EFFECTIVE[w]
+    raise UnknownKeyword(w)
+
+
+def selector(args):
+    """The `{ target SEL }` / `{ xfail SEL }` of a directive's arguments: (kind, SEL items)
+    or (None, None)."""
+    for kind, w in args:
+        if kind == "{":
+            inner = tcl_list(w)
+            if inner and inner[0][0] == "w" and inner[0][1] in ("target", "xfail"):
+                return inner[0][1], inner[1:]
+    return None, None
+
+
+def std_of(flags):
+    std = None
+    for f in flags:
+        m = re.fullmatch(r"-std=(?:c|gnu)\+\+(\w\w)", f)
+        if m and m.group(1) in STD_YEARS:
+            std = STD_YEARS[m.group(1)]
+        elif f == "-ansi":
+            std = 1998
+    return std
+
+
+def gxx_constraints(text, isa, std):
+    """None when a g++.dg test runs for ISA under standard STD, else why not. A test runs when
+    its last dg-do that applies is `run` and not expected to fail there, and every
+    dg-require-* and dg-skip-if allows it (unknown effective targets: unsupported)."""
+    try:
+        action = None
+        for name, args in dg_directives(text):
+            if name == "do" and args:
+                kind, sel = selector(args[1:])
+                if kind == "target" and not target_true(sel, isa, std):
+                    continue
+                action = args[0][1]
+                if kind == "xfail" and target_true(sel, isa, std):
+                    action = "xfail"
+            elif name.startswith("require-"):
+                words = args if name.startswith("require-effective") else \
+                    [("w", name[len("require-"):].replace("-", "_"))] + args
+                kind, sel = selector(words[1:])
+                if kind == "target" and not target_true(sel, isa, std):
+                    continue
+                for k, w in words[:1]:
+                    if not target_true([(k, w)], isa, std):
+                        return f"dg-{name} {w}"
+            elif name == "skip-if" and len(args) >= 2:
+                opts = args[2][1].split() if len(args) > 2 else []
+                if opts and opts != ["*"]:
+                    continue            # skipped only with options we never give
+                if target_true(tcl_list(args[1][1]) if args[1][0] == "{" else [args[1]],
+                               isa, std):
+                    return f"dg-skip-if {args[1][1].strip()}"
+            elif name == "xfail-run-if" and len(args) >= 2:
+                if target_true(tcl_list(args[1][1]) if args[1][0] == "{" else [args[1]],
+                               isa, std):
+                    return f"dg-xfail-run-if {args[1][1].strip()}"
+        if action == "xfail":
+            return "dg-do run is expected to fail here"
+        if action != "run":
+            return f"dg-do {action or 'run'} does not apply here"
+    except UnknownKeyword as e:
+        return f"effective target {e} unknown to difftest"
+    return None
+
+
+def gxx_flags(text):
+    """The semantic options of a g++.dg test's untargeted dg-options lines."""
+    flags = []
+    for m in re.finditer(r"\{\s*dg-(?:additional-)?options\s+(\"[^\"]*\"|\{[^}]*\}|[^\s{}]+)"
+                         r"\s*(\{)?", text):
+        if m.group(2):
+            continue
+        for opt in m.group(1).strip('"{} ').split():
+            if DG_SEMANTIC.match(opt) or DG_SEMANTIC_CXX.match(opt):
+                flags.append(opt)
+    return flags
+
+
+def local_includes(folder, name, seen=None):
+    """The files FOLDER/NAME includes by a plain quoted name from its own folder, recursively
+    (vshuf-main.inc, pr77745.C): copied beside the test."""
+    seen = set() if seen is None else seen
+    try:
+        with open(os.path.join(folder, name), errors="replace") as f:
+            text = f.read()
+    except OSError:
+        return seen
+    for inc in re.findall(r'^\s*#\s*include\s+"([^"/]+)"', text, re.M):
+        if inc not in seen and os.path.exists(os.path.join(folder, inc)):
+            seen.add(inc)
+            local_includes(folder, inc, seen)
+    return seen
+
+
+def gxx_programs(gdir, start, count):
+    """The `dg-do run` tests of GXX_DIRS, sorted by folder/name. Each gets one standard (-std
+    from its dg-options, else gnu++17, else the first of 14, 20, 11, 98, 23 its selectors
+    allow on x86-64 or AArch64); an ISA its selectors exclude is recorded in Program.skip."""
+    tests = []
+    for d in GXX_DIRS:
+        for t in sorted(glob.glob(os.path.join(gdir, d, "*.C"))):
+            with open(t, errors="replace") as f:
+                text = f.read()
+            if re.search(r"\{\s*dg-do\s+run\b", text):
+                tests.append((f"{d}/{os.path.basename(t)}", t, text))
+    tests = tests[start:]
+    if count is not None:
+        tests = tests[:count]
+    progs = []
+    for rel, path, text in tests:
+        folder, base = os.path.split(path)
+        flags = gxx_flags(text)
+        std = std_of(flags)
+        if std is None:
+            std = 2017
+            for y in (2017, 2014, 2020, 2011, 1998, 2023):
+                if any(gxx_constraints(text, isa, y) is None for isa in ISAS):
+                    std = y
+                    break
+            flags = [f"-std=gnu++{std % 100:02d}" if std != 2017 else f"-std={GXX_STD}"] + flags
+        aux = []
+        for name, args in dg_directives(text):
+            if name == "additional-sources" and args:
+                aux += args[0][1].split()
+        extra = set(local_includes(folder, base))
+        for a in aux:
+            extra |= {a} | local_includes(folder, a)
+        skip = {}
+        for isa in ISAS:
+            why = gxx_constraints(text, isa, std)
+            if why is None and any(not os.path.exists(os.path.join(folder, a)) for a in aux):
+                why = "dg-additional-sources missing"
+            if why:
+                skip[isa] = why
+        progs.append(Program("gxx", f"gxx-{rel[:-2].replace('/', '-')}", base,
+                             GXX_FLAGS + flags, test=rel, path=path, cxx=True,
+                             srcs=[base] + aux, extra=sorted(extra - set(aux)), skip=skip))
+    return progs
+
+
+def cxx_eh_programs(count):
+    """The hand-written exception programs, one per folder of tests/difftest-cxx."""
+    progs = []
+    for d in sorted(glob.glob(os.path.join(CXX_EH_DIR, "*", "main.cpp"))):
+        folder = os.path.dirname(d)
+        files = sorted(os.listdir(folder))
+        lib = [f for f in files if f == "lib.cpp"]
+        progs.append(Program("cxx-eh", f"cxx-eh-{os.path.basename(folder)}", "main.cpp",
+                             list(CXX_EH_FLAGS), test=os.path.basename(folder), path=folder,
+                             cxx=True, srcs=["main.cpp"], lib_srcs=lib,
+                             extra=[f for f in files if f.endswith((".h", ".hpp", ".inc"))]))
+    return progs[:count] if count is not None else progs
+
+
 def find_tarball():
     found = sorted(glob.glob(TORTURE_TARBALL_GLOB))
     found = [f for f in found if os.path.basename(f).startswith("gcc-1")]
@@ -354,47 +690,80 @@ def install_gcc_source():
         subprocess.run(cmd, env=env, check=True)
 
 
+# What the cache holds, unpacked on first use: kind -> (marker file, tar members, the folder
+# under gcc/testsuite). The marker names the folder (and, for g++.dg, the folders unpacked).
+GCC_TESTS = {
+    "c": (".complete", [TORTURE_MEMBERS], ("gcc.c-torture", "execute")),
+    "c++": (".complete-g++", [f"*/gcc/testsuite/g++.dg/{d}/*" for d in GXX_DIRS], ("g++.dg",)),
+}
+
+
 def torture_dir(cache, allow_install):
     """The execute torture tests, unpacked once into the cache (only that folder of the
     tarball, about 5 s); never into the repository. None when unavailable."""
-    marker = os.path.join(cache, ".complete")
-    if os.path.exists(marker):
-        with open(marker) as f:
-            return f.read().strip()
+    return gcc_test_dirs(cache, allow_install, ["c"]).get("c")
+
+
+def gxx_dir(cache, allow_install):
+    """g++.dg's GXX_DIRS folders, unpacked into the same cache (about 10 s)."""
+    return gcc_test_dirs(cache, allow_install, ["c++"]).get("c++")
+
+
+def gcc_test_dirs(cache, allow_install, kinds):
+    """{kind: folder} for the GCC tests of KINDS ("c", "c++"), unpacking in one tar run
+    whatever the cache does not hold yet. {} when the tarball is unavailable."""
+    have, missing = {}, []
+    for k in kinds:
+        marker = os.path.join(cache, GCC_TESTS[k][0])
+        lines = open(marker).read().split("\n") if os.path.exists(marker) else []
+        if lines and os.path.isdir(lines[0].strip()) and (
+                k == "c" or lines[1:2] == [",".join(GXX_DIRS)]):
+            have[k] = lines[0].strip()
+        else:
+            missing.append(k)
+    if not missing:
+        return have
     tarball = find_tarball()
     if not tarball:
         if not allow_install:
-            return None
+            return {}
         install_gcc_source()
         tarball = find_tarball()
         if not tarball:
             die("gcc-12-source is installed but no /usr/src/gcc-12/gcc-*.tar.xz was found")
     os.makedirs(cache, exist_ok=True)
     tmp = tempfile.mkdtemp(prefix="unpack-", dir=cache)
-    print(f"difftest: unpacking the torture tests from {tarball} into {cache}", flush=True)
-    subprocess.run(["tar", "-xJf", tarball, "-C", tmp, "--wildcards", TORTURE_MEMBERS],
-                   check=True)
-    found = glob.glob(os.path.join(tmp, "*", "gcc", "testsuite", "gcc.c-torture", "execute"))
-    if not found:
-        die(f"{tarball} has no gcc/testsuite/gcc.c-torture/execute")
-    final = os.path.join(cache, os.path.basename(os.path.dirname(
-        os.path.dirname(os.path.dirname(os.path.dirname(found[0]))))))
-    shutil.rmtree(final, ignore_errors=True)
-    os.rename(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(found[0])))),
-              final)
+    what = " and ".join({"c": "the torture tests", "c++": "g++.dg's tests"}[k] for k in missing)
+    print(f"difftest: unpacking {what} from {tarball} into {cache}", flush=True)
+    members = [m for k in missing for m in GCC_TESTS[k][1]]
+    subprocess.run(["tar", "-xJf", tarball, "-C", tmp, "--wildcards"] + members, check=True)
+    for k in missing:
+        sub = GCC_TESTS[k][2]
+        found = glob.glob(os.path.join(tmp, "*", "gcc", "testsuite", *sub))
+        if not found:
+            die(f"{tarball} has no gcc/testsuite/{'/'.join(sub)}")
+        # tmp/gcc-12.2.0/gcc/testsuite/SUB -> cache/gcc-12.2.0/gcc/testsuite/SUB
+        top = os.path.relpath(found[0], tmp).split(os.sep)[0]
+        final = os.path.join(cache, top, "gcc", "testsuite", *sub)
+        shutil.rmtree(final, ignore_errors=True)
+        os.makedirs(os.path.dirname(final), exist_ok=True)
+        os.rename(found[0], final)
+        with open(os.path.join(cache, GCC_TESTS[k][0]), "w") as f:
+            f.write(final + "\n" + (",".join(GXX_DIRS) + "\n" if k == "c++" else ""))
+        have[k] = final
     shutil.rmtree(tmp, ignore_errors=True)
-    tdir = os.path.join(final, "gcc", "testsuite", "gcc.c-torture", "execute")
-    with open(marker, "w") as f:
-        f.write(tdir + "\n")
-    return tdir
+    return have
 
 
 def write_source(ctx, prog, wdir):
     """Generates (csmith) or copies (torture) the program into its work folder. False when
     csmith fails."""
     dst = os.path.join(wdir, prog.file)
-    if prog.source == "torture":
-        shutil.copyfile(prog.path, dst)
+    if prog.source in ("torture", "gxx", "cxx-eh"):
+        folder = prog.path if prog.source == "cxx-eh" else os.path.dirname(prog.path)
+        for f in prog.files():
+            if os.path.exists(os.path.join(folder, f)):
+                shutil.copyfile(os.path.join(folder, f), os.path.join(wdir, f))
         return True
     r = run(["csmith", "--seed", str(prog.seed), "--no-packed-struct", "-o", prog.file],
             wdir, ctx.env, 120)
@@ -403,25 +772,78 @@ def write_source(ctx, prog, wdir):
 
 # ---------------------------------------------------------------- builds
 
-def ref_build_cmd(ctx, prog, isa, level, exe):
-    return ([ctx.clang] + list(ISAS[isa].target) + prog.cflags + level.split()
-            + [prog.file, "-o", exe] + LINK_FLAGS)
+def lib_name(exe):
+    return f"lib{exe}.so"
+
+
+def build_cmds(cc, prog, exe, log=None):
+    """The commands that build EXE from PROG's sources with CC (the compiler's argv with the
+    target and flags): one command for a one-file program; a program with a shared library
+    builds lib{EXE}.so first (-fPIC -shared, its own soname) and links the main program
+    against it with the rpath $ORIGIN, so it runs from its folder natively and under qemu.
+    LOG(role) gives a command's extra arguments (smartcc's decision log)."""
+    log = log or (lambda role: [])
+    cmds, inputs = [], list(prog.srcs)
+    if prog.lib_srcs:
+        lib = lib_name(exe)
+        cmds.append(cc + log("lib") + ["-fPIC", "-shared"] + prog.lib_srcs
+                    + ["-o", lib, f"-Wl,-soname,{lib}"] + LINK_FLAGS)
+        inputs += [lib, "-Wl,-rpath,$ORIGIN"]
+    cmds.append(cc + log("main") + inputs + ["-o", exe] + LINK_FLAGS)
+    return cmds
+
+
+def link_objects_cmds(cc, prog, exe, lib_objs, main_objs):
+    """build_cmds for objects already compiled (--every-candidate)."""
+    cmds, inputs = [], list(main_objs)
+    if prog.lib_srcs:
+        lib = lib_name(exe)
+        cmds.append(cc + ["-shared"] + lib_objs + ["-o", lib, f"-Wl,-soname,{lib}"]
+                    + LINK_FLAGS)
+        inputs += [lib, "-Wl,-rpath,$ORIGIN"]
+    cmds.append(cc + inputs + ["-o", exe] + LINK_FLAGS)
+    return cmds
+
+
+def ref_build_cmds(ctx, prog, isa, level, exe):
+    return build_cmds([ctx.ref_cc(prog)] + list(ISAS[isa].target) + prog.cflags
+                      + level.split(), prog, exe)
+
+
+def smartcc_log_arg(mode, role):
+    return [f"--smartcc-log={mode}.log.jsonl" if role == "main"
+            else f"--smartcc-log={mode}.{role}.log.jsonl"]
+
+
+def object_name(exe, prog, src):
+    """--every-candidate's object of SRC: EXE.o for a one-file program."""
+    return exe + ".o" if prog.one_file() else f"{exe}.{os.path.splitext(src)[0]}.o"
 
 
 def smartcc_cmds(ctx, prog, mode, exe):
-    """The smartcc compile of one mode: straight to an executable, or with --every-candidate
-    to an object plus every candidate's object, linked by clang-22 afterwards."""
+    """The smartcc commands of one mode: straight to an executable (and its library), or
+    with --every-candidate one compile per source to an object plus every candidate's
+    object, linked by clang-22 afterwards (link_objects_cmds)."""
     isa = ctx.mode_isa(mode)
-    base = ([ctx.smartcc] + list(ISAS[isa].target) + prog.cflags + ctx.mode_flags(mode)
-            + [f"--smartcc-log={mode}.log.jsonl"])
+    base = ([ctx.smart_cc(prog)] + list(ISAS[isa].target) + prog.cflags
+            + ctx.mode_flags(mode))
     if not ctx.every_candidate or mode in DIRECT_MODES:
-        return base + [prog.file, "-o", exe] + LINK_FLAGS
-    return base + [f"--smartcc-save-candidates=cands-{mode}", "-c", prog.file,
-                   "-o", exe + ".o"]
+        return build_cmds(base, prog, exe, lambda role: smartcc_log_arg(mode, role))
+    cmds = []
+    for src in prog.lib_srcs + prog.srcs:
+        role = "lib" if src in prog.lib_srcs else "main"
+        tag = "main" if prog.one_file() else os.path.splitext(src)[0]
+        cmds.append(base + smartcc_log_arg(mode, tag)
+                    + [f"--smartcc-save-candidates=cands-{mode}"]
+                    + (["-fPIC"] if role == "lib" else [])
+                    + ["-c", src, "-o", object_name(exe, prog, src)])
+    return cmds
 
 
-def link_cmd(ctx, isa, obj, exe):
-    return [ctx.clang] + list(ISAS[isa].target) + [obj, "-o", exe] + LINK_FLAGS
+def link_cmds(ctx, prog, isa, exe, objs):
+    """Links the objects OBJS (source -> object) into EXE (and its library) with clang-22."""
+    return link_objects_cmds([ctx.ref_cc(prog)] + list(ISAS[isa].target), prog, exe,
+                             [objs[s] for s in prog.lib_srcs], [objs[s] for s in prog.srcs])
 
 
 def run_cmd(isa, exe):
@@ -435,7 +857,32 @@ class ToolchainBroken(Exception):
 CANARY = "int main(void) { return 0; }\n"
 
 
-def compile_smartcc(ctx, mode, argv, wdir):
+def compile_all(ctx, mode, cmds, wdir, prog=None):
+    """compile_smartcc for each command in turn (a library, then the program); the first
+    failure ends it. Returns the last Ran, with the seconds of all of them."""
+    total, r = 0.0, None
+    for argv in cmds:
+        r = compile_smartcc(ctx, mode, argv, wdir, prog)
+        total += r.seconds
+        if r.rc != 0 or r.timed_out:
+            break
+    r.seconds = total
+    return r
+
+
+def run_all(cmds, cwd, env, timeout):
+    """Runs link (or reference build) commands in turn; the first failure ends it."""
+    total, r = 0.0, None
+    for argv in cmds:
+        r = run(argv, cwd, env, timeout)
+        total += r.seconds
+        if r.rc != 0 or r.timed_out:
+            break
+    r.seconds = total
+    return r
+
+
+def compile_smartcc(ctx, mode, argv, wdir, prog=None):
     """One smartcc compile. A failure counts only when smartcc still fails once its bin
     folder has been quiet for a while and while it compiles a trivial program with the same
     flags: a binary missing, half-written or out of step with its siblings because someone is
@@ -446,7 +893,7 @@ def compile_smartcc(ctx, mode, argv, wdir):
     while r.rc != 0 and not r.timed_out:
         wait_until_settled(ctx.bin_dir)
         r = run(argv, wdir, ctx.env, COMPILE_TIMEOUT)
-        if r.rc == 0 or r.timed_out or smartcc_works(ctx, mode, wdir):
+        if r.rc == 0 or r.timed_out or smartcc_works(ctx, mode, wdir, prog):
             break
         if time.monotonic() > deadline:
             raise ToolchainBroken(r.output.decode("utf-8", "replace")[-1000:])
@@ -462,11 +909,14 @@ def compile_smartcc(ctx, mode, argv, wdir):
     return r
 
 
-def smartcc_works(ctx, mode, wdir):
-    with open(os.path.join(wdir, "canary.c"), "w") as f:
+def smartcc_works(ctx, mode, wdir, prog=None):
+    """smartcc (smartc++ for a C++ program) compiles a trivial program in MODE."""
+    cxx = prog is not None and prog.cxx
+    src = "canary.cc" if cxx else "canary.c"
+    with open(os.path.join(wdir, src), "w") as f:
         f.write(CANARY)
-    argv = ([ctx.smartcc] + list(ISAS[ctx.mode_isa(mode)].target) + ctx.mode_flags(mode)
-            + ["canary.c", "-o", "canary"])
+    argv = ([ctx.smartcxx if cxx else ctx.smartcc] + list(ISAS[ctx.mode_isa(mode)].target)
+            + ctx.mode_flags(mode) + [src, "-o", "canary"])
     return run(argv, wdir, ctx.env, COMPILE_TIMEOUT).rc == 0
 
 
@@ -562,6 +1012,7 @@ class ProgramRun:
         self.refs = {}          # isa -> (status, Ran or None, why)
         self.ref_cmds = {}      # isa -> [compile argv, run argv]
         self.clang_levels = {}  # isa -> [(level, "same" | "differs" | "no build")]
+        self.lto_level = {}     # isa -> the same for CLASSIFY_LTO_LEVEL
         self.rows = []
         self.kept = False
         self.reduced_modes = set()
@@ -618,11 +1069,14 @@ class ProgramRun:
         run would look like a smartcc timeout): neither can judge smartcc."""
         if isa in self.refs:
             return self.refs[isa]
+        if isa in self.prog.skip:
+            self.refs[isa] = ("unsupported", None, self.prog.skip[isa])
+            return self.refs[isa]
         exe = f"ref-{isa}"
-        build = ref_build_cmd(self.ctx, self.prog, isa, "-O0", exe)
+        build = ref_build_cmds(self.ctx, self.prog, isa, "-O0", exe)
         runc = run_cmd(isa, exe)
         self.ref_cmds[isa] = [build, runc]
-        b = run(build, self.wdir, self.ctx.env, COMPILE_TIMEOUT)
+        b = run_all(build, self.wdir, self.ctx.env, COMPILE_TIMEOUT)
         if b.rc != 0 or b.timed_out:
             self.refs[isa] = ("unsupported", None, "clang-22 -O0 does not build it")
         else:
@@ -650,6 +1104,27 @@ class ProgramRun:
 
     # -- modes
 
+    def unit_tags(self):
+        """The decision logs of a mode's compiles: 'main' for a one-file program; with
+        --every-candidate one per source, else 'lib' (the library's command) and 'main'."""
+        p = self.prog
+        if p.one_file():
+            return ["main"]
+        if self.ctx.every_candidate:
+            return [os.path.splitext(f)[0] for f in p.lib_srcs + p.srcs]
+        return (["lib"] if p.lib_srcs else []) + ["main"]
+
+    def logs(self, mode, tags):
+        """(chosen, sequence, log) of a mode: a one-file program's log line; for several
+        commands a list of (tag, log line) and 'tag: chosen' joined by '; '."""
+        lines = [(t, read_log(os.path.join(self.wdir, f"{mode}.log.jsonl" if t == "main"
+                                           else f"{mode}.{t}.log.jsonl"))) for t in tags]
+        if len(lines) == 1:
+            return (*shipped_sequence(lines[0][1]), lines[0][1])
+        ch = [(t, *shipped_sequence(l)) for t, l in lines]
+        return ("; ".join(f"{t}: {c}" for t, c, _ in ch),
+                "; ".join(f"{t}: {q}" for t, _, q in ch), lines)
+
     def do_mode(self, mode):
         ctx, isa = self.ctx, self.ctx.mode_isa(mode)
         status, ref, why = self.reference(isa)
@@ -657,19 +1132,22 @@ class ProgramRun:
             self.add_row(mode, None, status, detail=why)
             return
         exe = f"m-{mode}"
-        for stale in (f"{mode}.log.jsonl",):
+        tags = self.unit_tags()
+        for t in tags:
+            stale = f"{mode}.log.jsonl" if t == "main" else f"{mode}.{t}.log.jsonl"
             if os.path.exists(os.path.join(self.wdir, stale)):
                 os.remove(os.path.join(self.wdir, stale))
-        compile_argv = smartcc_cmds(ctx, self.prog, mode, exe)
-        c = compile_smartcc(ctx, mode, compile_argv, self.wdir)
-        log = read_log(os.path.join(self.wdir, f"{mode}.log.jsonl"))
-        chosen, seq = shipped_sequence(log)
-        steps = [compile_argv]
+        steps = smartcc_cmds(ctx, self.prog, mode, exe)
+        c = compile_all(ctx, mode, steps, self.wdir, self.prog)
+        chosen, seq, log = self.logs(mode, tags)
+        steps = list(steps)
         saved = ctx.every_candidate and mode not in DIRECT_MODES
+        objs = {src: object_name(exe, self.prog, src)
+                for src in self.prog.lib_srcs + self.prog.srcs}
         if c.rc == 0 and not c.timed_out and saved:
-            link = link_cmd(ctx, isa, exe + ".o", exe)
-            steps.append(link)
-            lk = run(link, self.wdir, ctx.env, COMPILE_TIMEOUT)
+            link = link_cmds(ctx, self.prog, isa, exe, objs)
+            steps += link
+            lk = run_all(link, self.wdir, ctx.env, COMPILE_TIMEOUT)
             if lk.rc != 0 or lk.timed_out:
                 c = lk
         if c.rc != 0 or c.timed_out:
@@ -682,24 +1160,31 @@ class ProgramRun:
         r = self.run_exe(isa, exe)
         self.judge(mode, None, chosen, seq, c.seconds, steps, exe, ref, r, log)
         if saved:
-            for name, obj in saved_objects(self.wdir, f"cands-{mode}", exe + ".o", log):
-                self.do_candidate(mode, name, obj, chosen, log, steps, ref)
+            compiles = steps[:len(objs)]
+            for (src, obj), tag in zip(objs.items(), tags):
+                ulog = log if self.prog.one_file() else dict(log)[tag]
+                for name, cobj in saved_objects(self.wdir, f"cands-{mode}", obj, ulog):
+                    self.do_candidate(mode, name, dict(objs, **{src: cobj}), chosen, ulog,
+                                      compiles, ref, None if self.prog.one_file() else tag)
 
-    def do_candidate(self, mode, name, obj, chosen, log, steps, ref):
-        """A candidate smartcc measured, linked and run: wrong code is a bug even when it
-        lost, since another TU or another effort level may ship it."""
+    def do_candidate(self, mode, name, objs, chosen, log, compiles, ref, tag=None):
+        """A candidate smartcc measured, linked (with the other sources' shipped objects) and
+        run: wrong code is a bug even when it lost, since another TU or another effort level
+        may ship it. TAG names the source of a program with several ('lib/agent#1')."""
         isa = self.ctx.mode_isa(mode)
-        exe = f"m-{mode}.{sanitize(name)}"
-        link = link_cmd(self.ctx, isa, obj, exe)
+        exe = f"m-{mode}.{sanitize(name)}" if tag is None else \
+            f"m-{mode}.{tag}.{sanitize(name)}"
+        link = link_cmds(self.ctx, self.prog, isa, exe, objs)
         seq = candidate_sequence(log, name)
-        lk = run(link, self.wdir, self.ctx.env, COMPILE_TIMEOUT)
+        cand = name if tag is None else f"{tag}/{name}"
+        lk = run_all(link, self.wdir, self.ctx.env, COMPILE_TIMEOUT)
         if lk.rc != 0 or lk.timed_out:
-            row = self.add_row(mode, name, "build", self.classify_build(mode), chosen, seq,
+            row = self.add_row(mode, cand, "build", self.classify_build(mode), chosen, seq,
                                lk.seconds, lk.output.decode("utf-8", "replace")[-2000:])
-            self.save_mismatch(row, steps[:1] + [link], exe, ref, None, log, lk)
+            self.save_mismatch(row, compiles + link, exe, ref, None, log, lk)
             return
         r = self.run_exe(isa, exe)
-        self.judge(mode, name, chosen, seq, lk.seconds, steps[:1] + [link], exe, ref, r, log)
+        self.judge(mode, cand, chosen, seq, lk.seconds, compiles + link, exe, ref, r, log)
 
     def judge(self, mode, cand, chosen, seq, seconds, steps, exe, ref, r, log):
         if r.key() == ref.key():
@@ -707,7 +1192,7 @@ class ProgramRun:
             return
         status = "timeout" if r.timed_out else "mismatch"
         isa = self.ctx.mode_isa(mode)
-        cls, _ = self.classify(isa)
+        cls, _ = self.classify(isa, "-flto" in self.ctx.mode_flags(mode))
         row = self.add_row(mode, cand, status, cls, chosen, seq, seconds)
         if cls == "smartcc-only" and self.aliasing_dependent(row, ref):
             row["hint"] = "strict-aliasing"
@@ -724,7 +1209,7 @@ class ProgramRun:
 
     # -- classification
 
-    def classify(self, isa):
+    def classify(self, isa, lto=False):
         """'shared' when clang-22 itself, at some optimization level, disagrees with its -O0
         build (undefined behaviour, or a clang bug); else 'smartcc-only'."""
         if isa not in self.clang_levels:
@@ -732,15 +1217,25 @@ class ProgramRun:
             res = []
             for level in CLASSIFY_LEVELS:
                 exe = f"c-{isa}{level.replace(' ', '')}"
-                b = run(ref_build_cmd(self.ctx, self.prog, isa, level, exe), self.wdir,
-                        self.ctx.env, COMPILE_TIMEOUT)
+                b = run_all(ref_build_cmds(self.ctx, self.prog, isa, level, exe), self.wdir,
+                            self.ctx.env, COMPILE_TIMEOUT)
                 if b.rc != 0 or b.timed_out:
                     res.append((level, "no build"))
                     continue
                 r = self.run_exe(isa, exe)
                 res.append((level, "same" if r.key() == ref.key() else "differs"))
             self.clang_levels[isa] = res
-        res = self.clang_levels[isa]
+        res = list(self.clang_levels[isa])
+        if lto:
+            if isa not in self.lto_level:
+                exe = f"c-{isa}-lto"
+                b = run_all(ref_build_cmds(self.ctx, self.prog, isa, CLASSIFY_LTO_LEVEL, exe),
+                            self.wdir, self.ctx.env, COMPILE_TIMEOUT)
+                _, ref, _ = self.refs[isa]
+                self.lto_level[isa] = (CLASSIFY_LTO_LEVEL, "no build" if b.rc or b.timed_out
+                                       else "same" if self.run_exe(isa, exe).key() == ref.key()
+                                       else "differs")
+            res.append(self.lto_level[isa])
         return ("shared" if any(v == "differs" for _, v in res) else "smartcc-only"), res
 
     def classify_build(self, mode):
@@ -748,8 +1243,8 @@ class ProgramRun:
         fails as well."""
         isa = self.ctx.mode_isa(mode)
         level = next(f for f in self.ctx.mode_flags(mode) if f.startswith("-O"))
-        b = run(ref_build_cmd(self.ctx, self.prog, isa, level, f"c-{isa}{level}-build"),
-                self.wdir, self.ctx.env, COMPILE_TIMEOUT)
+        b = run_all(ref_build_cmds(self.ctx, self.prog, isa, level, f"c-{isa}{level}-build"),
+                    self.wdir, self.ctx.env, COMPILE_TIMEOUT)
         return "shared" if (b.rc != 0 or b.timed_out) else "smartcc-only"
 
     # -- saving
@@ -765,8 +1260,9 @@ class ProgramRun:
         shutil.rmtree(mdir, ignore_errors=True)
         os.makedirs(mdir)
         row["dir"] = os.path.relpath(mdir, ctx.out)
-        shutil.copyfile(os.path.join(self.wdir, self.prog.file),
-                        os.path.join(mdir, self.prog.file))
+        for f in self.prog.files():
+            if os.path.exists(os.path.join(self.wdir, f)):
+                shutil.copyfile(os.path.join(self.wdir, f), os.path.join(mdir, f))
         write(mdir, "cmd.txt", self.repro_script(row, steps, exe))
         write(mdir, "reference.txt", ref.text(ISAS[isa].run_timeout))
         if r is not None:
@@ -774,9 +1270,15 @@ class ProgramRun:
         if failed is not None:
             write(mdir, "actual.txt", "[smartcc build failed]\n"
                   + failed.output.decode("utf-8", "replace"))
-        if log is not None:
-            write(mdir, "log.jsonl", json.dumps(log, sort_keys=True) + "\n")
-        write(mdir, "sequence.txt", sequence_text(row.get("chosen"), log))
+        if isinstance(log, list):       # several commands: one line each, named
+            write(mdir, "log.jsonl", "".join(json.dumps(dict(l or {}, difftest_unit=t),
+                                                        sort_keys=True) + "\n" for t, l in log))
+            write(mdir, "sequence.txt", "".join(
+                f"[{t}]\n" + sequence_text(l and l.get("chosen"), l) for t, l in log))
+        else:
+            if log is not None:
+                write(mdir, "log.jsonl", json.dumps(log, sort_keys=True) + "\n")
+            write(mdir, "sequence.txt", sequence_text(row.get("chosen"), log))
         if row["candidate"]:
             write(mdir, "candidate.txt", f"{row['candidate']}\n{row['sequence']}\n")
         lines = [row.get("class", "") or ""]
@@ -785,6 +1287,8 @@ class ProgramRun:
                          "-O level fails too")
         elif isa in self.clang_levels:
             lines += [f"clang-22 {lv}: {v}" for lv, v in self.clang_levels[isa]]
+            if "-flto" in ctx.mode_flags(mode) and isa in self.lto_level:
+                lines.append("clang-22 {}: {}".format(*self.lto_level[isa]))
         if row.get("hint") == "undefined-reference":
             lines.append("hint: undefined-reference: the object calls a function nothing "
                          "defines, typically a gnu89 `extern inline` or C99 `inline` function "
@@ -793,10 +1297,12 @@ class ProgramRun:
             lines.append("hint: strict-aliasing: built again with -fno-strict-aliasing, the "
                          "same object agrees with -O0 (a type-punning program, or wrong "
                          "alias analysis)")
+        if ctx.reduce and row.get("class") == "smartcc-only" and not self.prog.one_file():
+            lines.append("not reduced: creduce takes one file, this program has several")
         write(mdir, "class.txt", "\n".join(lines) + "\n")
         # (A candidate's link failure is left as it is: the interestingness test rebuilds
         # only smartcc's shipped binary for build failures.)
-        if (ctx.reduce and row.get("class") == "smartcc-only"
+        if (ctx.reduce and row.get("class") == "smartcc-only" and self.prog.one_file()
                 and not (row["status"] == "build" and row["candidate"])
                 and mode not in self.reduced_modes):
             self.reduced_modes.add(mode)
@@ -822,11 +1328,12 @@ class ProgramRun:
             f"export SMARTCC_CONFIG={shlex.quote(self.ctx.env['SMARTCC_CONFIG'])}",
             "mkdir -p \"$XDG_CONFIG_HOME\"",
             "# reference: clang-22 -O0",
-            q(ref_build) + " || exit 2",
+        ] + [q(b) + " || exit 2" for b in ref_build] + [
             f"timeout {t} {q(ref_run)} > reference.out 2>&1; "
             'echo "[exit status $?]" >> reference.out',
             f"# smartcc, mode {row['mode']}",
-            f"rm -f {shlex.quote(row['mode'])}.log.jsonl",
+            f"rm -f {shlex.quote(row['mode'])}.log.jsonl"
+            + ("" if self.prog.one_file() else f" {shlex.quote(row['mode'])}.*.log.jsonl"),
         ]
         lines += [q(s) + " || { echo 'smartcc build FAILED'; exit 1; }" for s in steps]
         lines += [
@@ -874,7 +1381,8 @@ def repro_spec(ctx, prog, row):
     return {"file": prog.file, "cflags": prog.cflags, "isa": row["isa"], "mode": row["mode"],
             "mode_flags": ctx.mode_flags(row["mode"]), "candidate": row["candidate"],
             "candidate_sequence": row["sequence"], "every_candidate": ctx.every_candidate,
-            "smartcc": ctx.smartcc, "clang": ctx.clang}
+            "smartcc": ctx.smart_cc(prog), "clang": ctx.ref_cc(prog),
+            "srcs": prog.srcs, "lib_srcs": prog.lib_srcs}
 
 
 def rebuild_runs(spec, cwd, env, extra, tag, timeout):
@@ -897,6 +1405,14 @@ def rebuild_runs(spec, cwd, env, extra, tag, timeout):
         return run(limited(list(ISAS[isa].runner) + ["./" + exe]), cwd, env, timeout,
                    out_path=os.path.join(cwd, exe + ".out"))
 
+    srcs, lib_srcs = spec.get("srcs", [spec["file"]]), spec.get("lib_srcs", [])
+    if not spec["every_candidate"] and (lib_srcs or len(srcs) > 1):
+        prog = Program("", "", spec["file"], [], srcs=srcs, lib_srcs=lib_srcs)
+        cmds = build_cmds(smart, prog, tag)
+        ok = all(built(c, c[c.index("-o") + 1]) for c in cmds)
+        return [execute(tag)] if ok else []
+    if lib_srcs or len(srcs) > 1:
+        return []       # a candidate of one of several sources: not rebuilt
     if not spec["every_candidate"]:
         ok = built(smart + [spec["file"], "-o", tag] + LINK_FLAGS, tag)
         return [execute(tag)] if ok else []
@@ -924,7 +1440,9 @@ def reduce_mismatch(ctx, prog, row, mdir, ref_seconds):
     run_timeout = min(ISAS[row["isa"]].run_timeout, max(3, round(10 * ref_seconds)))
     rdir = os.path.join(mdir, "reduce")
     os.makedirs(rdir, exist_ok=True)
-    shutil.copyfile(os.path.join(mdir, prog.file), os.path.join(rdir, prog.file))
+    for f in prog.files():          # the source and the files it includes
+        if os.path.exists(os.path.join(mdir, f)):
+            shutil.copyfile(os.path.join(mdir, f), os.path.join(rdir, f))
     spec = dict(repro_spec(ctx, prog, row), out=ctx.out, status=row["status"],
                 level=next(f for f in ctx.mode_flags(row["mode"]) if f.startswith("-O")),
                 run_timeout=run_timeout,
@@ -943,7 +1461,7 @@ def reduce_mismatch(ctx, prog, row, mdir, ref_seconds):
             out_path=os.path.join(mdir, "reduce.log"))
     note = "" if r.rc == 0 else f"/* creduce ended with status {r.rc} (124: timed out) */\n"
     with open(os.path.join(rdir, prog.file), errors="replace") as f:
-        write(mdir, "reduced.c", note + f.read())
+        write(mdir, "reduced" + (os.path.splitext(prog.file)[1] or ".c"), note + f.read())
     row["reduced"] = r.rc == 0
 
 
@@ -1082,7 +1600,8 @@ def run_campaign(ctx, progs, jobs):
         if r.get("candidate") is None:
             done.setdefault(r["program"], set()).add(r["mode"])
     # A program recorded for some modes only (a campaign extended by --modes) runs the rest.
-    todo = [(p, [m for m in ctx.modes if m not in done.get(p.name, set())]) for p in progs]
+    todo = [(p, [m for m in (p.modes or ctx.modes) if m not in done.get(p.name, set())])
+            for p in progs]
     todo = [(p, modes) for p, modes in todo if modes]
     total, skipped = len(progs), len(progs) - len(todo)
     if skipped:
@@ -1137,7 +1656,8 @@ def timed(fn):
 
 
 def select_supported_torture(ctx, progs, want):
-    """--smoke: the first WANT torture tests clang-22 -O0 builds and runs to exit 0."""
+    """--smoke: the first WANT torture (or g++.dg) tests clang-22 -O0 builds and runs to
+    exit 0 on x86-64."""
     chosen = []
     for p in progs:
         if len(chosen) == want:
@@ -1183,6 +1703,14 @@ def summarize(out, modes=None):
     failing = [r for r in bad if r.get("class") == "smartcc-only"]
     summary = {"results": len(rows), "programs": len({r["program"] for r in rows}),
                "modes": per_mode, "mismatches": bad, "failing": len(failing)}
+    sources = [x for x in SOURCES if any(r.get("source") == x for r in rows)]
+    if len(sources) > 1:        # per source too (the shipped objects' results)
+        summary["by_source"] = {
+            src: {m: {st: sum(1 for r in rows if r.get("source") == src and r["mode"] == m
+                              and r.get("candidate") is None and r["status"] == st)
+                      for st in STATUSES}
+                  for m in modes}
+            for src in sources}
     with open(os.path.join(out, "summary.json"), "w") as f:
         json.dump(summary, f, indent=1, sort_keys=True)
     with open(os.path.join(out, "summary.md"), "w") as f:
@@ -1216,6 +1744,16 @@ def summary_md(s):
         lines.append(f"| {m} | {d['programs_compared']} | {d['match']} | {fmt(d['mismatch'])} "
                      f"| {d['unsupported']} | {d['ref_timeout']} | "
                      f"{d['smartcc_compile_seconds']} | {cand} |")
+    if "by_source" in s:
+        lines += ["", "## By source", "",
+                  "| source | mode | " + " | ".join(STATUSES) + " |",
+                  "|---|---|" + "---|" * len(STATUSES)]
+        for src, per in s["by_source"].items():
+            for m, d in per.items():
+                if not any(d.values()):
+                    continue
+                lines.append(f"| {src} | {m} | " + " | ".join(str(d[st]) for st in STATUSES)
+                             + " |")
     lines += ["", "## Mismatches", ""]
     if not s["mismatches"]:
         lines.append("None.")
@@ -1235,14 +1773,28 @@ def summary_md(s):
 # ---------------------------------------------------------------- smoke and self-check
 
 def self_check(args, out):
-    """Proves the tool sees a wrong compiler: the hidden 'broken' mode on one csmith program
-    must give a recorded 'smartcc-only' mismatch, a runnable cmd.txt that shows it, and exit
+    """Proves the tool sees a wrong compiler: the hidden 'broken' mode on one csmith program,
+    and on the first hand-written C++ program (a shared library and a main program), must
+    each give a recorded 'smartcc-only' mismatch, a runnable cmd.txt that shows it, and exit
     status 1. Returns a list of failures."""
-    sdir = os.path.join(out, "self-check")
+    fails = []
+    cxx = cxx_eh_programs(1)
+    cases = [("self-check", ["--source", "csmith", "--count", "1", "--seed", "1"],
+              ["csmith-1.c"])]
+    if cxx:
+        cases.append(("self-check-cxx", ["--source", "cxx-eh", "--count", "1"],
+                      cxx[0].files()))
+    for sub, source, files in cases:
+        fails += self_check_one(args, os.path.join(out, sub), source, files)
+    print("difftest: self-check: " + ("ok" if not fails else "FAILED: " + "; ".join(fails)),
+          flush=True)
+    return fails
+
+
+def self_check_one(args, sdir, source, files):
     shutil.rmtree(sdir, ignore_errors=True)
-    argv = [sys.executable, os.path.abspath(__file__), sdir, "--modes", "broken",
-            "--source", "csmith", "--count", "1", "--seed", "1", "--no-reduce",
-            "--bin", args.bin, "--clang", args.clang]
+    argv = ([sys.executable, os.path.abspath(__file__), sdir, "--modes", "broken"] + source
+            + ["--no-reduce", "--bin", args.bin, "--clang", args.clang])
     print("difftest: self-check: " + " ".join(shlex.quote(a) for a in argv), flush=True)
     rc = subprocess.run(argv).returncode
     fails = []
@@ -1254,8 +1806,8 @@ def self_check(args, out):
         fails.append(f"no smartcc-only mismatch recorded: {rows}")
     else:
         mdir = os.path.join(sdir, bad[0]["dir"])
-        for f in ("cmd.txt", "class.txt", "sequence.txt", "reference.txt", "actual.txt",
-                  "log.jsonl", "csmith-1.c"):
+        for f in ["cmd.txt", "class.txt", "sequence.txt", "reference.txt", "actual.txt",
+                  "log.jsonl"] + files:
             if not os.path.exists(os.path.join(mdir, f)):
                 fails.append(f"{bad[0]['dir']}/{f} missing")
         rep = subprocess.run(["sh", os.path.join(mdir, "cmd.txt")], capture_output=True,
@@ -1263,8 +1815,6 @@ def self_check(args, out):
         if rep.returncode != 1 or "outputs DIFFER" not in rep.stdout:
             fails.append(f"cmd.txt does not reproduce the mismatch: {rep.stdout[-500:]}"
                          f"{rep.stderr[-500:]}")
-    print("difftest: self-check: " + ("ok" if not fails else "FAILED: " + "; ".join(fails)),
-          flush=True)
     return fails
 
 
@@ -1289,11 +1839,14 @@ def parse_args(argv):
     ap = argparse.ArgumentParser(
         description="Differential testing of smartcc against clang-22 -O0 (docs/difftest.md).")
     ap.add_argument("out", nargs="?", help="output folder (results, summary, mismatches)")
-    ap.add_argument("--source", choices=("csmith", "torture", "both"), default="both")
+    ap.add_argument("--source", default="both", type=parse_sources,
+                    help="comma-separated: csmith, torture, gxx (GCC's g++.dg execute tests), "
+                    "cxx-eh (the hand-written exception programs), or a group: both "
+                    "(csmith,torture; the default), cxx (gxx,cxx-eh), all")
     ap.add_argument("--count", type=int, default=100, help="programs per source (100)")
     ap.add_argument("--seed", type=int, default=1, help="first csmith seed (1)")
     ap.add_argument("--start", type=int, default=0,
-                    help="first torture test, index in sorted order (0)")
+                    help="first torture (and g++.dg) test, index in sorted order (0)")
     ap.add_argument("--modes", help="comma-separated, default all: " + ",".join(MODES))
     ap.add_argument("--budget", choices=("lifted", "default"), default="lifted",
                     help="lifted (default): --smartcc-candidate-budget=0, every candidate runs")
@@ -1305,14 +1858,16 @@ def parse_args(argv):
     ap.add_argument("--no-reduce", dest="reduce", action="store_false")
     ap.add_argument("--reduce-timeout", type=int, default=1800, help="seconds (1800)")
     ap.add_argument("--torture-dir", default=default_cache(),
-                    help="cache of the unpacked torture tests (%(default)s)")
+                    help="cache of the unpacked torture and g++.dg tests (%(default)s)")
     ap.add_argument("--bin", default=os.path.join(REPO, "build", "bin"),
                     help="smartcc's bin folder (%(default)s)")
-    ap.add_argument("--clang", default=default_clang(), help="reference clang (%(default)s)")
+    ap.add_argument("--clang", default=default_clang(),
+                    help="reference clang (%(default)s); C++ uses the clang++ beside it")
     ap.add_argument("--report", action="store_true",
                     help="only rewrite the summary from results.jsonl")
     ap.add_argument("--smoke", action="store_true",
-                    help="quick seeded CI run: 12 csmith, 10 torture, 5 modes, no reduce")
+                    help="quick seeded CI run: 12 csmith, 10 torture in 8 modes, 6 g++.dg "
+                    "tests and the exception programs in 4, no reduce")
     ap.add_argument("--self-check", action="store_true",
                     help="also prove a deliberately wrong compiler is caught")
     ap.add_argument("--keep-work", action="store_true", help="keep every work folder")
@@ -1325,15 +1880,34 @@ def parse_args(argv):
     return args
 
 
+def parse_sources(text):
+    """--source: a comma-separated list of SOURCES and SOURCE_GROUPS, in SOURCES order."""
+    want = set()
+    for w in text.split(","):
+        if w in SOURCE_GROUPS:
+            want |= set(SOURCE_GROUPS[w])
+        elif w in SOURCES:
+            want.add(w)
+        else:
+            raise argparse.ArgumentTypeError(
+                f"unknown source {w!r}: {', '.join(SOURCES + tuple(SOURCE_GROUPS))}")
+    return [s for s in SOURCES if s in want]
+
+
+def smoke_modes(wanted):
+    """WANTED without the AArch64 modes when qemu-aarch64 or the sysroot is missing."""
+    have_qemu = shutil.which("qemu-aarch64") and os.path.isdir(QEMU_SYSROOT)
+    modes = [m for m in wanted if all_modes()[m][1] != "aarch64" or have_qemu]
+    if not have_qemu and len(modes) < len(wanted):
+        print("difftest: no qemu-aarch64 or /usr/aarch64-linux-gnu: mode(s) "
+              + ", ".join(m for m in wanted if m not in modes) + " left out")
+    return modes
+
+
 def pick_modes(args):
     have_qemu = shutil.which("qemu-aarch64") and os.path.isdir(QEMU_SYSROOT)
     if args.smoke and not args.modes:
-        modes = [m for m in SMOKE_MODES if all_modes()[m][1] != "aarch64" or have_qemu]
-        if not have_qemu:
-            left = [m for m in SMOKE_MODES if m not in modes]
-            print("difftest: no qemu-aarch64 or /usr/aarch64-linux-gnu: mode(s) "
-                  + ", ".join(left) + " left out")
-        return modes
+        return smoke_modes(SMOKE_MODES)
     modes = args.modes.split(",") if args.modes else list(MODES)
     for m in modes:
         if m not in all_modes():
@@ -1366,7 +1940,15 @@ def main(argv):
     wait_until_settled(args.bin, quiet=0, limit=60)
     if not os.access(smartcc, os.X_OK):
         die(f"no smartcc at {smartcc} (build it, or give --bin)")
-    for tool in ("csmith",) + (("creduce",) if args.reduce else ()):
+    sources = ["csmith", "torture", "gxx", "cxx-eh"] if args.smoke else args.source
+    cxx = any(s in ("gxx", "cxx-eh") for s in sources)
+    smartcxx, clangxx = os.path.join(args.bin, "smartc++"), cxx_of(args.clang)
+    if cxx and not os.access(smartcxx, os.X_OK):
+        die(f"no smartc++ at {smartcxx} (smartcc's C++ name, made by its build)")
+    if cxx and not (os.access(clangxx, os.X_OK) or shutil.which(clangxx)):
+        die(f"no {clangxx} beside the reference clang {args.clang}")
+    csmith = "csmith" in sources or args.self_check
+    for tool in (("csmith",) if csmith else ()) + (("creduce",) if args.reduce else ()):
         if not shutil.which(tool):
             die(f"{tool} is not installed (scripts/install-deps.sh)")
     modes = pick_modes(args)
@@ -1378,7 +1960,8 @@ def main(argv):
           "and the built-in library only)\n")
     check_campaign(out, args.budget, args.every_candidate)
     ctx = Ctx(out, args.bin, smartcc, args.clang, isolated_env(out), modes, args.budget,
-              args.every_candidate, reduce, args.reduce_timeout, args.keep_work)
+              args.every_candidate, reduce, args.reduce_timeout, args.keep_work,
+              clangxx, smartcxx)
     if os.listdir(ctx.env["XDG_CONFIG_HOME"]):
         die(f"{ctx.env['XDG_CONFIG_HOME']} must stay empty (it isolates smartcc from "
             "user configuration)")
@@ -1393,12 +1976,31 @@ def main(argv):
                   "torture tests skipped", flush=True)
         else:
             progs += select_supported_torture(ctx, torture_programs(tdir, 0, None), 10)
+        # The C++ share: a few g++.dg tests and every exception program, in SMOKE_CXX_MODES.
+        cxx_modes = smoke_modes(SMOKE_CXX_MODES) if not args.modes else modes
+        cprogs = cxx_eh_programs(None)
+        gdir = gxx_dir(args.torture_dir, allow_install=False)
+        if gdir is None:
+            print("difftest: smoke: the GCC tarball (gcc-12-source) is not installed: "
+                  "g++.dg tests skipped", flush=True)
+        else:
+            cprogs = select_supported_torture(ctx, gxx_programs(gdir, 0, None),
+                                              SMOKE_GXX) + cprogs
+        for p in cprogs:
+            p.modes = cxx_modes
+        progs += cprogs
+        modes = list(dict.fromkeys(modes + cxx_modes))
     else:
-        if args.source in ("csmith", "both"):
+        if "csmith" in sources:
             progs += csmith_programs(args.seed, args.count)
-        if args.source in ("torture", "both"):
+        if "torture" in sources:
             progs += torture_programs(torture_dir(args.torture_dir, allow_install=True),
                                       args.start, args.count)
+        if "gxx" in sources:
+            progs += gxx_programs(gxx_dir(args.torture_dir, allow_install=True),
+                                  args.start, args.count)
+        if "cxx-eh" in sources:
+            progs += cxx_eh_programs(args.count)
     print(f"difftest: {len(progs)} programs x modes {','.join(modes)}"
           f" (budget {args.budget}{', every candidate' if args.every_candidate else ''}"
           f"{', reduce' if reduce else ''}, -j {args.jobs}) -> {out}", flush=True)
