@@ -93,6 +93,7 @@ struct Config {
   std::vector<std::string> Candidates; // names of the candidates to evaluate, in order
   std::map<std::string, CandidateSpec> CandidateLibrary; // every candidate defined anywhere
   bool LTOLinks = true;                    // own -flto links at size levels (driver/LTOLink.h)
+  bool FatObjects = false;                 // objects carry their bitcode (runtime/compile/FatObject.h)
   std::vector<std::string> LinkCandidates; // link candidates tried, in order
   // Wall time of the link candidates together, in percent of clang's own link: with two
   // candidates per hardware thread the whole link stays within 3x clang's (issue 19's limit).

@@ -1,4 +1,5 @@
 #include "runtime/decide/TUOptimizer.h"
+#include "runtime/compile/FatObject.h"
 #include "runtime/candidates/AgentCandidates.h"
 #include "runtime/candidates/CandidateBudget.h"
 #include "runtime/candidates/CandidateRunner.h"
@@ -232,6 +233,9 @@ void TUOptimizer::onPipelineStart(Module &M) {
     return;
   StringRef Triple = CI.getTargetOpts().Triple;
   SpeedLevel = isSpeedLevel(Level);
+  // Before any pass runs: the module a whole-program link starts from, whatever ships.
+  if (Cfg.FatObjects && !SpeedLevel && !EmitAssembly)
+    FatBitcode = moduleBitcode(M);
   RegAlloc = regAllocFor(Cfg, Triple);
   std::vector<CandidateSpec> Specs;
   if (!SpeedLevel)
@@ -434,6 +438,16 @@ void TUOptimizer::finish(bool CompileSucceeded) {
       D.Note = "could not write the winner, kept clang's output: " + toString(std::move(E));
       D.Winner = -1;
       D.KeptReason = "write_failed";
+    }
+  }
+  // The shipped object, whichever it is, carries the bitcode; an object that cannot take it
+  // stays as it is (the build goes on, the log says why).
+  if (!FatBitcode.empty()) {
+    if (Error E = addBitcodeSection(D.Output, FatBitcode)) {
+      D.Note += (D.Note.empty() ? "" : "; ") + ("no bitcode section: " + toString(std::move(E)));
+      addCounters(Cfg, {{"fat_objects.failed", 1}});
+    } else {
+      addCounters(Cfg, {{"fat_objects.written", 1}});
     }
   }
   report(D);

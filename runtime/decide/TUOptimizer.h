@@ -62,6 +62,9 @@ private:
   std::string HarvestError;
   bool EmitAssembly = false;
   bool Started = false;
+  // `fat_objects`: the module's bitcode when the middle-end started, added to the object that
+  // ships (runtime/compile/FatObject.h); empty when not asked for.
+  std::string FatBitcode;
   std::string LaunchError;
   std::unique_ptr<CandidatePool> Pool;     // forked at the start of clang's middle-end
   std::unique_ptr<CandidatePool> LatePool; // forked at its end (CandidateSpec::AfterClangPipeline)
