@@ -1,5 +1,4 @@
 // Measuring an owned link's outputs and deciding which ships (driver/OwnedLTOLink.h).
-#include "driver/LTOLinkCommand.h"
 #include "driver/OwnedLTOLink.h"
 #include "runtime/decide/Decision.h"
 #include "runtime/link/UnwindSharing.h"

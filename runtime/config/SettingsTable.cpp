@@ -203,6 +203,8 @@ bool parseBoolWord(StringRef S, bool &Out) {
   return false;
 }
 
+namespace {
+
 // Splits "a, b,c" into trimmed items; fails on an empty item (a stray comma is a typo).
 bool splitList(StringRef S, std::vector<std::string> &Out) {
   llvm::SmallVector<StringRef, 8> Parts;
@@ -215,6 +217,8 @@ bool splitList(StringRef S, std::vector<std::string> &Out) {
   }
   return true;
 }
+
+} // namespace
 
 // A model setting (agent, inliner, regalloc) names a keyword or a model file; the file must hold the
 // right kind of model now, not fail in every compile later.

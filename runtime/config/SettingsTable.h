@@ -74,8 +74,6 @@ bool isLevel(llvm::StringRef S);
 
 // Returns whether S is one of the accepted boolean words (any letter case), storing it in Out.
 bool parseBoolWord(llvm::StringRef S, bool &Out);
-// Splits "a, b,c" into trimmed items; fails on an empty item (a stray comma is a typo).
-bool splitList(llvm::StringRef S, std::vector<std::string> &Out);
 // A model setting (agent, inliner, regalloc) names a keyword or a model file; the file must
 // hold the right kind of model now, not fail in every compile later.
 std::optional<std::string> checkModelSetting(SettingKind Kind, llvm::StringRef Key,

@@ -110,17 +110,43 @@ Expected<LinkedFile> readLinked(MemoryBufferRef B) {
   return L;
 }
 
-// The bytes of the output at [Address, Address + Size): allocated contents of one section.
-Expected<ArrayRef<uint8_t>> bytesAt(const LinkedFile &L, uint64_t Address, uint64_t Size) {
+// The contents of the output from Address to the end of the section that holds it.
+Expected<StringRef> contentsFrom(const LinkedFile &L, uint64_t Address) {
   for (const object::SectionRef &S : L.ELF->sections()) {
-    if (S.isVirtual() || S.getAddress() > Address || Address + Size > S.getAddress() + S.getSize())
+    if (S.isVirtual() || Address < S.getAddress() || Address >= S.getAddress() + S.getSize())
       continue;
     Expected<StringRef> Contents = S.getContents();
     if (!Contents)
       return Contents.takeError();
-    return arrayRefFromStringRef(*Contents).slice(Address - S.getAddress(), Size);
+    return Contents->drop_front(Address - S.getAddress());
   }
-  return failure("no section holds 0x" + utohexstr(Address) + "-0x" + utohexstr(Address + Size));
+  return failure("no section holds 0x" + utohexstr(Address));
+}
+
+// The bytes of the output at [Address, Address + Size), within one section.
+Expected<ArrayRef<uint8_t>> bytesAt(const LinkedFile &L, uint64_t Address, uint64_t Size) {
+  Expected<StringRef> Contents = contentsFrom(L, Address);
+  if (!Contents)
+    return Contents.takeError();
+  if (Contents->size() < Size)
+    return failure("no section holds 0x" + utohexstr(Address) + "-0x" +
+                   utohexstr(Address + Size));
+  return arrayRefFromStringRef(Contents->take_front(Size));
+}
+
+// The function whose bytes hold Address, if any.
+const FunctionSymbol *functionAt(const LinkedFile &L, uint64_t Address) {
+  const FunctionSymbol *Found = nullptr;
+  for (const FunctionSymbol &F : L.Functions)
+    if (F.Size && F.Address <= Address && Address < F.Address + F.Size)
+      Found = &F; // the last, as the symbol table lists them
+  return Found;
+}
+
+// " (NAME)" of the function that holds Address, or nothing.
+std::string inFunction(const LinkedFile &L, uint64_t Address) {
+  const FunctionSymbol *F = functionAt(L, Address);
+  return F ? " (" + F->Name + ")" : "";
 }
 
 // The machine outliner's functions (named by code generation).
@@ -241,42 +267,35 @@ Error forEachInstruction(const Disassembler &D, const LinkedFile &L, uint64_t Ad
 // "cannot throw": it calls std::terminate() if an exception does come through it.
 Expected<std::vector<std::pair<uint64_t, uint64_t>>>
 callSites(const LinkedFile &L, uint64_t Address, uint64_t FunctionStart) {
-  for (const object::SectionRef &S : L.ELF->sections()) {
-    if (S.isVirtual() || Address < S.getAddress() || Address >= S.getAddress() + S.getSize())
-      continue;
-    Expected<StringRef> Contents = S.getContents();
-    if (!Contents)
-      return Contents.takeError();
-    const uint64_t Base = Address - S.getAddress();
-    DWARFDataExtractor Data(Contents->drop_front(Base), L.ELF->isLittleEndian(),
-                            L.ELF->getBytesInAddress());
-    auto Bad = [&] { return failure("cannot read the call-site table at 0x" + utohexstr(Address)); };
-    uint64_t Off = 0;
-    const uint8_t LPStartEncoding = Data.getU8(&Off);
-    if (LPStartEncoding != dwarf::DW_EH_PE_omit &&
-        !Data.getEncodedPointer(&Off, LPStartEncoding, Address + Off))
+  Expected<StringRef> Contents = contentsFrom(L, Address);
+  if (!Contents)
+    return Contents.takeError();
+  DWARFDataExtractor Data(*Contents, L.ELF->isLittleEndian(), L.ELF->getBytesInAddress());
+  auto Bad = [&] { return failure("cannot read the call-site table at 0x" + utohexstr(Address)); };
+  uint64_t Off = 0;
+  const uint8_t LPStartEncoding = Data.getU8(&Off);
+  if (LPStartEncoding != dwarf::DW_EH_PE_omit &&
+      !Data.getEncodedPointer(&Off, LPStartEncoding, Address + Off))
+    return Bad();
+  if (Data.getU8(&Off) != dwarf::DW_EH_PE_omit)
+    Data.getULEB128(&Off); // the type table's offset
+  const uint8_t Encoding = Data.getU8(&Off);
+  const uint64_t Length = Data.getULEB128(&Off);
+  const uint64_t End = Off + Length;
+  if (Off == 0 || !Data.isValidOffsetForDataOfSize(Off, Length))
+    return Bad();
+  std::vector<std::pair<uint64_t, uint64_t>> Sites;
+  while (Off < End) {
+    const uint64_t Before = Off;
+    std::optional<uint64_t> Start = Data.getEncodedPointer(&Off, Encoding, Address + Off);
+    std::optional<uint64_t> Size = Data.getEncodedPointer(&Off, Encoding, Address + Off);
+    std::optional<uint64_t> Pad = Data.getEncodedPointer(&Off, Encoding, Address + Off);
+    Data.getULEB128(&Off); // the action
+    if (!Start || !Size || !Pad || Off <= Before || Off > End)
       return Bad();
-    if (Data.getU8(&Off) != dwarf::DW_EH_PE_omit)
-      Data.getULEB128(&Off); // the type table's offset
-    const uint8_t Encoding = Data.getU8(&Off);
-    const uint64_t Length = Data.getULEB128(&Off);
-    const uint64_t End = Off + Length;
-    if (Off == 0 || !Data.isValidOffsetForDataOfSize(Off, Length))
-      return Bad();
-    std::vector<std::pair<uint64_t, uint64_t>> Sites;
-    while (Off < End) {
-      const uint64_t Before = Off;
-      std::optional<uint64_t> Start = Data.getEncodedPointer(&Off, Encoding, Address + Off);
-      std::optional<uint64_t> Size = Data.getEncodedPointer(&Off, Encoding, Address + Off);
-      std::optional<uint64_t> Pad = Data.getEncodedPointer(&Off, Encoding, Address + Off);
-      Data.getULEB128(&Off); // the action
-      if (!Start || !Size || !Pad || Off <= Before || Off > End)
-        return Bad();
-      Sites.emplace_back(FunctionStart + *Start, FunctionStart + *Start + *Size);
-    }
-    return Sites;
+    Sites.emplace_back(FunctionStart + *Start, FunctionStart + *Start + *Size);
   }
-  return failure("no section holds the call-site table at 0x" + utohexstr(Address));
+  return Sites;
 }
 
 // Whether the function F of the output leaves itself for other code but by returning: a
@@ -328,11 +347,8 @@ Error checkCallSites(const Disassembler &D, const LinkedFile &L,
             return S.first <= Looked && Looked < S.second;
           }))
         return Error::success();
-      const FunctionSymbol *Callee = nullptr;
-      for (const FunctionSymbol &F : L.Functions)
-        if (F.Address == Target && F.Size)
-          Callee = &F;
-      if (!Callee)
+      const FunctionSymbol *Callee = functionAt(L, Target);
+      if (!Callee || Callee->Address != Target)
         return failure("the call at 0x" + utohexstr(Address) +
                        " into a shared run reaches no function's start");
       if (!isMachineOutlined(Callee->Name))
@@ -346,11 +362,7 @@ Error checkCallSites(const Disassembler &D, const LinkedFile &L,
       }
       if (!It->second)
         return Error::success();
-      std::string Caller;
-      for (const FunctionSymbol &F : L.Functions)
-        if (F.Size && F.Address <= Address && Address < F.Address + F.Size)
-          Caller = " (" + F.Name + ")";
-      return failure("the call at 0x" + utohexstr(Address) + Caller + " of " + Callee->Name +
+      return failure("the call at 0x" + utohexstr(Address) + inFunction(L, Address) + " of " + Callee->Name +
                      ", which may throw, is not in its call-site table: an exception "
                      "through it would end in std::terminate()");
     });
@@ -452,11 +464,8 @@ Expected<SharedUnwindCheck> checkSharedUnwind(MemoryBufferRef Candidate,
                                  [&](const MCInst &I, uint64_t Address, uint64_t) -> Error {
       std::string Why;
       if (!keepsFrame(*D, I, Why)) {
-        std::string Where;
-        for (const FunctionSymbol &F : L->Functions)
-          if (F.Address <= Address && Address < F.Address + F.Size)
-            Where = " (" + F.Name + ")";
-        return failure("the instruction at 0x" + utohexstr(Address) + Where + " " + Why +
+        return failure("the instruction at 0x" + utohexstr(Address) + inFunction(*L, Address) +
+                       " " + Why +
                        ": not frameless");
       }
       ++C.Instructions;
