@@ -262,7 +262,7 @@ int runDriver(SmallVector<const char *, 256> Args, const Config &Cfg) {
   LTOLinkHandle OwnedLink;
   if (!C->containsError()) {
     SmallVector<std::pair<int, const Command *>, 4> FailingCommands;
-    OwnedLink = beginLTOLink(*C, Cfg);
+    OwnedLink = beginLTOLink(*C, Cfg, Args);
     auto Started = std::chrono::steady_clock::now();
     Res = TheDriver.ExecuteCompilation(*C, FailingCommands);
     CompilationMillis =

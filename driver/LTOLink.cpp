@@ -51,10 +51,13 @@ void OwnedLTOLink::prepare() {
   Verbose = C.getArgs().hasArg(clang::options::OPT_v);
   const llvm::opt::ArgStringList &Args = Link->getArguments();
   D.Kind = "link";
-  D.Input = "(LTO link)";
+  D.Input = WholeProgram ? "(whole-program link)" : "(LTO link)";
   D.Output = Output;
   D.Target = C.getDefaultToolChain().getTripleString();
-  D.Level = Level + " -flto";
+  // A whole-program link's baseline is clang's plain link at the command's level (a link
+  // command without -O links objects compiled at theirs).
+  D.Level = WholeProgram ? (Level.empty() ? std::string("Os/Oz") : Level) : Level + " -flto";
+  D.WholeProgram = WholeProgram;
   D.SizeMetric = Cfg.SizeMetric == Metric::IRInstructions ? Metric::ImageBytes : Cfg.SizeMetric;
   D.Rules.AllowRamGrowth = Cfg.AllowRamGrowth;
   D.Rules.CodeForUnwind = Cfg.CodeForUnwind;
@@ -64,7 +67,7 @@ void OwnedLTOLink::prepare() {
 
   // The candidates: clang's exact linker command, the output redirected, the candidate's
   // arguments appended (lld takes the last of a repeated option).
-  const bool Thin = C.getDriver().getLTOMode() == LTOK_Thin;
+  const bool Thin = !WholeProgram && C.getDriver().getLTOMode() == LTOK_Thin;
   const unsigned LTOLevel = ltoLevel(Args);
   // The agent's proposals first (ranked on this program), then the configured candidates.
   std::vector<std::optional<float>> Predicted;
@@ -73,7 +76,18 @@ void OwnedLTOLink::prepare() {
   for (const InputInfo &I : Link->getInputInfos())
     if (I.isFilename())
       Inputs.push_back(I.getFilename());
-  LinkAgentChoice A = linkAgentCandidates(Inputs, Cfg, D.Target, Level);
+  // The whole-program link itself comes first: lld's own LTO pipeline, nothing added (as
+  // clang's -flto link of the command); the other candidates change it as they change
+  // clang's.
+  if (WholeProgram) {
+    LinkCandidateSpec Whole;
+    Whole.Name = "whole-program";
+    Whole.Description = "the link whole-program from the objects' bitcode (lld, -flto)";
+    Specs.push_back(std::move(Whole));
+    Predicted.push_back(std::nullopt);
+  }
+  LinkAgentChoice A = linkAgentCandidates(Inputs, Cfg, D.Target, Level.empty() ? "Oz" : Level,
+                                          /*FatSections=*/WholeProgram);
   if (A.Active) {
     D.AgentModel = A.Model;
     D.AgentMillis = A.Millis;
@@ -105,7 +119,7 @@ void OwnedLTOLink::prepare() {
   // that replay the program optimized once go first instead, in their own order, so the
   // optimizing link starts beside clang's link. Small programs keep the order: there the
   // whole-link IR outliner must start at once to end in time.
-  D.InputBitcodeBytes = bitcodeInputBytes(Inputs);
+  D.InputBitcodeBytes = bitcodeInputBytes(Inputs, /*FatSections=*/WholeProgram);
   const bool CanReplay = !Thin && Cfg.LinkReplay;
   if (CanReplay && Cfg.LinkLargeKiB && D.InputBitcodeBytes >= uint64_t(Cfg.LinkLargeKiB) * 1024) {
     D.LargeLink = true;
@@ -380,7 +394,7 @@ LTOLinkHandle::~LTOLinkHandle() {
     sys::fs::remove(L->OptimizedPath);
 }
 
-LTOLinkHandle beginLTOLink(const Compilation &C, const Config &Cfg) {
+LTOLinkHandle beginLTOLink(const Compilation &C, const Config &Cfg, ArrayRef<const char *> Argv) {
   LTOLinkHandle H;
   // -### and -fdriver-only print or check the jobs without running them: no link to own,
   // and nothing may run beside it.
@@ -390,6 +404,15 @@ LTOLinkHandle beginLTOLink(const Compilation &C, const Config &Cfg) {
   H.L = std::make_unique<OwnedLTOLink>(C, Cfg);
   OwnedLTOLink &L = *H.L;
   L.Link = ownedLink(C, Cfg, L.Reason, L.Level);
+  if (!L.Link && L.Reason == "not_lto") {
+    L.UserLink = wholeProgramLink(C, Cfg, Argv, L.WP, L.Reason, L.Level);
+    if (L.UserLink) {
+      L.WholeProgram = true;
+      L.Link = L.WP.Link;
+    } else if (L.Reason.empty()) {
+      L.Reason = "not_lto";
+    }
+  }
   if (L.Link) {
     L.Output = linkOutput(L.Link->getArguments());
     if (L.Output.empty() || L.Output == "-")

@@ -30,9 +30,11 @@ struct LTOLinkHandle {
   ~LTOLinkHandle();
 };
 
-// Before clang's jobs run: whether smartcc owns C's link (see above); if so, its candidates
+// Before clang's jobs run: whether smartcc owns C's link (see above, and for plain links
+// driver/WholeProgramLink.h; Argv: the command line C was built from); if so, its candidates
 // are prepared and, when the command only links, the first ones start beside clang's link.
-LTOLinkHandle beginLTOLink(const clang::driver::Compilation &C, const Config &Cfg);
+LTOLinkHandle beginLTOLink(const clang::driver::Compilation &C, const Config &Cfg,
+                           llvm::ArrayRef<const char *> Argv);
 
 // After clang's jobs: when they succeeded, measures clang's link (BaselineMillis is how long
 // the command took), runs the remaining candidates within link_time and ships the smallest;

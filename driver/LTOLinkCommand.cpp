@@ -13,8 +13,6 @@ using namespace clang::driver;
 
 namespace smartcc {
 
-namespace {
-
 // Linker arguments that write files besides the output or print to stdout: a repeated link
 // would write them again (a map file of a candidate that does not ship) or print twice.
 // Options are matched whole (alone or with "="), so that --version-script is not --version;
@@ -24,7 +22,7 @@ bool writesSideOutput(StringRef A) {
                            "--dependency-file", "--reproduce", "--trace", "-t", "--version",
                            "-v", "--verbose", "--out-implib", "--print-archive-stats",
                            "--print-symbol-order", "--print-gc-sections", "--print-icf-sections",
-                           "--print-memory-usage"})
+                           "--print-memory-usage", "--cref"})
     if (A == Option || A.starts_with((Option + "=").str()))
       return true;
   for (StringRef Fragment : {"obj-path", "save-temps", "emit-asm", "emit-llvm",
@@ -34,7 +32,6 @@ bool writesSideOutput(StringRef A) {
   return false;
 }
 
-} // namespace
 
 // The lld link job of an -flto compilation at a size level, or null (with the reason).
 const Command *ownedLink(const Compilation &C, const Config &Cfg, std::string &Reason,

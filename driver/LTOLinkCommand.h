@@ -15,6 +15,10 @@ namespace smartcc {
 const clang::driver::Command *ownedLink(const clang::driver::Compilation &C, const Config &Cfg,
                                         std::string &Reason, std::string &Level);
 
+// Whether a linker argument writes files besides the output or prints to stdout (a map file,
+// save-temps, --version, ...): a repeated link would write or print it again.
+bool writesSideOutput(llvm::StringRef A);
+
 // The value following "-o" in the linker's arguments.
 std::string linkOutput(const llvm::opt::ArgStringList &Args);
 

@@ -1,6 +1,7 @@
 // Measuring an owned link's outputs and deciding which ships (driver/OwnedLTOLink.h).
 #include "driver/OwnedLTOLink.h"
 #include "runtime/decide/Decision.h"
+#include "runtime/link/LoaderView.h"
 #include "runtime/link/UnwindSharing.h"
 #include "runtime/measure/SizeMeasurer.h"
 #include "runtime/observe/SideOutputs.h"
@@ -72,6 +73,60 @@ void OwnedLTOLink::endLink(const RunningLink &L, bool Ended, int Status,
       else
         checkShared(L.Index, Out->getMemBufferRef());
     }
+    // A whole-program link's shared-unwind candidates are checked against its first candidate
+    // (clang's -flto link of the command, as clang's link is for an -flto command).
+    if (Out && WholeProgram && L.Index == 0 && Frameless == FramelessState::Waiting) {
+      readFrameless(Out->getMemBufferRef());
+      for (auto &[Index, Pending] : PendingChecks)
+        checkShared(Index, Pending->getMemBufferRef());
+      PendingChecks.clear();
+    }
+  }
+  if (WholeProgram && L.Index == 0 && Frameless == FramelessState::Waiting) {
+    Frameless = FramelessState::Failed;
+    FramelessNote = "the whole-program link did not succeed";
+  }
+}
+
+// Whole-program: the whole-program link (the first candidate) runs to its end (timeout_ms),
+// the next candidates beside it; their link_time is then counted against its time, as an
+// -flto link's candidates' against clang's link.
+void OwnedLTOLink::waitForWholeProgram() {
+  auto Running = [&] {
+    return llvm::any_of(Active, [](const RunningLink &L) { return L.Index == 0; });
+  };
+  while (Next == 0 || Running()) {
+    while (Active.size() < Jobs && startNext())
+      ;
+    if (Active.empty())
+      break;
+    waitAndReap(std::nullopt);
+  }
+}
+
+// Whole-program: a candidate ships only if the loader sees the program the baseline is.
+void OwnedLTOLink::checkLoaderViews(MemoryBufferRef Baseline) {
+  Expected<LoaderView> Base = readLoaderView(Baseline);
+  std::string BaseError = Base ? "" : toString(Base.takeError());
+  for (size_t K = 0; K < D.Candidates.size(); ++K) {
+    CandidateResult &R = D.Candidates[K].Result;
+    if (R.Result != Outcome::Ok)
+      continue;
+    std::string Difference;
+    if (!BaseError.empty()) {
+      Difference = "cannot read the baseline's: " + BaseError;
+    } else if (ErrorOr<std::unique_ptr<MemoryBuffer>> Out = MemoryBuffer::getFile(Temps[K]);
+               !Out) {
+      Difference = "cannot read the output: " + Out.getError().message();
+    } else if (Expected<LoaderView> View = readLoaderView((*Out)->getMemBufferRef()); !View) {
+      Difference = toString(View.takeError());
+    } else {
+      Difference = loaderViewDifference(*Base, *View);
+    }
+    if (!Difference.empty()) {
+      R.Result = Outcome::VerifierFailed;
+      R.setMessage(("loader view: " + Difference).c_str());
+    }
   }
 }
 
@@ -82,7 +137,8 @@ void OwnedLTOLink::readFrameless(MemoryBufferRef Baseline) {
   Frameless = FramelessState::Failed;
   Expected<UnwindSummary> S = summarizeUnwind(Baseline);
   if (!S) {
-    FramelessNote = "cannot read clang's link's unwind entries: " + toString(S.takeError());
+    FramelessNote = std::string("cannot read ") + baselineName() + "'s unwind entries: " +
+                    toString(S.takeError());
     return;
   }
   BaselineUnwind = std::move(*S);
@@ -91,7 +147,7 @@ void OwnedLTOLink::readFrameless(MemoryBufferRef Baseline) {
     return;
   }
   if (BaselineUnwind->Frameless.size() + BaselineUnwind->FramelessOutlined < 2) {
-    FramelessNote = "fewer than two frameless functions in clang's link";
+    FramelessNote = std::string("fewer than two frameless functions in ") + baselineName();
     return;
   }
   Frameless = FramelessState::Ready;
@@ -124,7 +180,7 @@ void OwnedLTOLink::finish(double BaselineMillis) {
     D.BaselineValue = metricValue(Base.Object, 0, D.SizeMetric);
     D.BaselineMeasured = true;
   }
-  if (Frameless == FramelessState::Waiting) {
+  if (Frameless == FramelessState::Waiting && !WholeProgram) {
     if (BaseOut)
       readFrameless(BaseOut->getMemBufferRef());
     else
@@ -137,12 +193,29 @@ void OwnedLTOLink::finish(double BaselineMillis) {
   if (D.Candidates.empty())
     D.KeptReason = "no_candidates";
 
+  // Without a measured baseline none could ship: none runs, those started beside clang's link
+  // are stopped.
+  if (!D.BaselineMeasured) {
+    for (const RunningLink &L : Active)
+      if (L.Index != OptimizeIndex)
+        D.Candidates[L.Index].Result.Result = Outcome::NotRun;
+    killActive();
+    if (Replay == ReplayState::Running)
+      Replay = ReplayState::Failed, D.ReplayOutcome = "not_run";
+    for (; Next < Commands.size(); ++Next)
+      D.Candidates[Next].Result.Result = Outcome::NotRun;
+  }
+  if (WholeProgram && D.BaselineMeasured)
+    waitForWholeProgram();
+  // What the allowance is counted against: clang's link, or the whole-program link.
+  const double AllowanceBase =
+      WholeProgram && !D.Candidates.empty() ? D.Candidates[0].Result.Millis : BaselineMillis;
   // The candidates' shared wall-time allowance (link_time), counted from the end of clang's
   // link (those started beside it had a head start); at least LinkAllowanceFloorMs, so that
   // a link too quick to time is not starved.
   auto PhaseStart = std::chrono::steady_clock::now();
   const double Allowance =
-      Cfg.LinkTime ? std::max(LinkAllowanceFloorMs, BaselineMillis * Cfg.LinkTime / 100.0) : 0.0;
+      Cfg.LinkTime ? std::max(LinkAllowanceFloorMs, AllowanceBase * Cfg.LinkTime / 100.0) : 0.0;
   auto AllowanceLeft = [&] {
     return Allowance ? Allowance - millisSince(PhaseStart) : double(Cfg.TimeoutMs);
   };
@@ -158,29 +231,17 @@ void OwnedLTOLink::finish(double BaselineMillis) {
   // with the machine outliner takes longer), then the longest that has.
   auto ExpectedFor = [&](size_t K) {
     if (!replays(K))
-      return std::max(BaselineMillis, LongestLinkMillis);
+      return std::max(AllowanceBase, LongestLinkMillis);
     if (LongestReplayMillis > 0)
       return LongestReplayMillis;
-    return std::max(0.4 * BaselineMillis, BaselineMillis - D.ReplayMillis);
+    return std::max(0.4 * AllowanceBase, AllowanceBase - D.ReplayMillis);
   };
-  // Without a measured baseline none could ship: none runs, those started beside clang's link
-  // are stopped.
-  if (!D.BaselineMeasured) {
-    for (const RunningLink &L : Active)
-      if (L.Index != OptimizeIndex)
-        D.Candidates[L.Index].Result.Result = Outcome::NotRun;
-    killActive();
-    if (Replay == ReplayState::Running)
-      Replay = ReplayState::Failed, D.ReplayOutcome = "not_run";
-    for (; Next < Commands.size(); ++Next)
-      D.Candidates[Next].Result.Result = Outcome::NotRun;
-  }
   while (Next < Commands.size() || !Active.empty()) {
     while (Next < Commands.size() && Active.size() < Jobs && !nextMustWait()) {
       if (optimizeIsNext()) {
         // Worth it only if a replaying candidate can still end after it.
         // (The two together take about clang's link: half of it each.)
-        if (Allowance && AllowanceLeft() < StartMargin * BaselineMillis) {
+        if (Allowance && AllowanceLeft() < StartMargin * AllowanceBase) {
           Replay = ReplayState::Failed;
           D.ReplayOutcome = "not_run";
           D.ReplayNote = "beyond link_time";
@@ -205,6 +266,8 @@ void OwnedLTOLink::finish(double BaselineMillis) {
   // The optimizing link may have been prepared for candidates that never started.
   if (Replay == ReplayState::Waiting)
     D.ReplayOutcome = "not_run", D.ReplayNote = "no replaying candidate ran";
+  if (WholeProgram && BaseOut)
+    checkLoaderViews(BaseOut->getMemBufferRef());
   for (CandidateReport &R : D.Candidates)
     if (R.Result.Result == Outcome::Ok)
       R.Value = metricValue(R.Result.Object, 0, D.SizeMetric);

@@ -2,6 +2,7 @@
 // candidates (driver/LTOLink.cpp) and measure and decide them (driver/LTOLinkDecision.cpp).
 #pragma once
 #include "driver/LTOLink.h"
+#include "driver/WholeProgramLink.h"
 #include "runtime/decide/Decision.h"
 #include "runtime/link/UnwindSharing.h"
 #include "clang/Driver/Compilation.h"
@@ -49,8 +50,22 @@ void stopLink(const RunningLink &L, llvm::StringRef Output);
 struct OwnedLTOLink {
   const clang::driver::Compilation &C;
   const Config &Cfg;
+  // The link the candidates repeat: clang's -flto link, or for a whole-program link the -flto
+  // form of the user's plain link (WP), whose own link (UserLink) is then the baseline.
   const clang::driver::Command *Link = nullptr;
   std::string Reason; // why not owned (Link null)
+  bool WholeProgram = false;
+  WholeProgramCommand WP;
+  const clang::driver::Command *UserLink = nullptr;
+  // Whole-program: the baseline's loader view is what every candidate must show
+  // (runtime/link/LoaderView.h); the shared-unwind candidates are checked against the
+  // first candidate (the whole-program link with lld's own pipeline), their LTO baseline.
+  void checkLoaderViews(llvm::MemoryBufferRef Baseline);
+  // What the shared-unwind candidates are checked against, in messages.
+  const char *baselineName() const {
+    return WholeProgram ? "the whole-program link" : "clang's link";
+  }
+  void waitForWholeProgram();
   std::string Level, Output;
   bool Verbose = false;
   bool Prepared = false;

@@ -75,16 +75,26 @@ MODES = {
                            "--smartcc-link-candidates=lto-shared-unwind"], "x86_64"),
     "a64-lto-shared-unwind": (["-Oz", "-flto", "-fuse-ld=lld", "--smartcc-link-time=0",
                                "--smartcc-link-candidates=lto-shared-unwind"], "aarch64"),
+    # Whole-program links of plain builds (driver/WholeProgramLink.h): every source compiled by
+    # a smartcc command of its own into an object carrying its bitcode, then linked by smartcc
+    # with the default linker (GNU ld), as make builds a program; the whole-program link and
+    # every link candidate run (link_time lifted), the shipped link is what runs.
+    "whole-program": (["-Oz", "--smartcc-link-time=0"], "x86_64"),
+    "a64-whole-program": (["-Oz", "--smartcc-link-time=0"], "aarch64"),
 }
+# Modes that compile each source by itself and link the objects with smartcc.
+SEPARATE_MODES = {"whole-program", "a64-whole-program"}
 # Modes whose product is a link, not an object: built by smartcc straight to the executable
 # even with --every-candidate (a candidate link's output is not saved).
 DIRECT_MODES = {"lto", "lto-iro", "lto-sink-iro", "a64-lto", "a64-lto-late-iro",
-                "lto-shared-unwind", "a64-lto-shared-unwind"}
+                "lto-shared-unwind", "a64-lto-shared-unwind"} | SEPARATE_MODES
 HIDDEN_MODES = {"broken": (["-Oz", "-include", "{OUT}/broken.h"], "x86_64")}
-SMOKE_MODES = ["default", "library", "os", "regalloc-o2", "inliner", "a64", "lto", "lto-iro"]
+SMOKE_MODES = ["default", "library", "os", "regalloc-o2", "inliner", "a64", "lto", "lto-iro",
+               "whole-program"]
 # The smoke's C++ share: SMOKE_GXX g++.dg tests (the first ones clang++-22 -O0 builds and runs,
 # which are eh/ tests) and every hand-written exception program, in these modes.
-SMOKE_CXX_MODES = ["default", "lto-shared-unwind", "a64-lto", "a64-lto-shared-unwind"]
+SMOKE_CXX_MODES = ["default", "lto-shared-unwind", "a64-lto", "a64-lto-shared-unwind",
+                   "a64-whole-program"]
 SMOKE_GXX = 6
 LIFTED_BUDGET = ["--smartcc-candidate-budget=0"]
 BROKEN_H = """/* difftest --self-check: a deliberately wrong "compiler" (scripts/difftest.py). */
@@ -333,6 +343,10 @@ class Ctx:
 
     def mode_isa(self, mode):
         return all_modes()[mode][1]
+
+    def whole_program(self, mode):
+        """Whether the mode's links see the whole program (-flto, or whole-program links)."""
+        return "-flto" in self.mode_flags(mode) or mode in SEPARATE_MODES
 
 
 def all_modes():
@@ -827,6 +841,17 @@ def smartcc_cmds(ctx, prog, mode, exe):
     isa = ctx.mode_isa(mode)
     base = ([ctx.smart_cc(prog)] + list(ISAS[isa].target) + prog.cflags
             + ctx.mode_flags(mode))
+    if mode in SEPARATE_MODES:
+        objs = {}
+        cmds = []
+        for src in prog.lib_srcs + prog.srcs:
+            objs[src] = object_name(exe, prog, src)
+            cmds.append(base + (["-fPIC"] if src in prog.lib_srcs else [])
+                        + ["-c", src, "-o", objs[src]])
+        links = link_objects_cmds(base, prog, exe, [objs[s] for s in prog.lib_srcs],
+                                  [objs[s] for s in prog.srcs])
+        roles = ["lib", "main"] if prog.lib_srcs else ["main"]
+        return cmds + [c[:1] + smartcc_log_arg(mode, r) + c[1:] for c, r in zip(links, roles)]
     if not ctx.every_candidate or mode in DIRECT_MODES:
         return build_cmds(base, prog, exe, lambda role: smartcc_log_arg(mode, role))
     cmds = []
@@ -1192,7 +1217,7 @@ class ProgramRun:
             return
         status = "timeout" if r.timed_out else "mismatch"
         isa = self.ctx.mode_isa(mode)
-        cls, _ = self.classify(isa, "-flto" in self.ctx.mode_flags(mode))
+        cls, _ = self.classify(isa, self.ctx.whole_program(mode))
         row = self.add_row(mode, cand, status, cls, chosen, seq, seconds)
         if cls == "smartcc-only" and self.aliasing_dependent(row, ref):
             row["hint"] = "strict-aliasing"
@@ -1287,7 +1312,7 @@ class ProgramRun:
                          "-O level fails too")
         elif isa in self.clang_levels:
             lines += [f"clang-22 {lv}: {v}" for lv, v in self.clang_levels[isa]]
-            if "-flto" in ctx.mode_flags(mode) and isa in self.lto_level:
+            if ctx.whole_program(mode) and isa in self.lto_level:
                 lines.append("clang-22 {}: {}".format(*self.lto_level[isa]))
         if row.get("hint") == "undefined-reference":
             lines.append("hint: undefined-reference: the object calls a function nothing "

@@ -348,6 +348,8 @@ std::string toJSONLine(const TUDecision &D) {
   if (D.Kind == "link") {
     Line["input_bitcode_bytes"] = int64_t(D.InputBitcodeBytes);
     Line["large_link"] = D.LargeLink;
+    if (D.WholeProgram)
+      Line["whole_program"] = true;
   }
   if (!D.ReplayOutcome.empty()) {
     json::Object Replay{{"outcome", D.ReplayOutcome}, {"ms", D.ReplayMillis}};
@@ -366,6 +368,11 @@ Counters statsDelta(const TUDecision &D) {
     C[D.Kind + ".won"] = 1;
   else
     C[D.Kind + ".kept." + D.KeptReason] = 1;
+  if (D.WholeProgram) {
+    C["link.whole_program.optimized"] = 1;
+    if (D.Winner >= 0)
+      C["link.whole_program.won"] = 1;
+  }
   // A link's counters are its own: "link.bytes.saved", "link.image.code.shipped", ...
   const std::string Pre = D.Kind == "tu" ? "" : D.Kind + ".";
   // Counters in the metric's unit: bytes, or thousandths of spill cost at -O1..-O3.

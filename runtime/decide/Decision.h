@@ -106,6 +106,10 @@ struct TUDecision {
   // link large (link_large_kib: replaying candidates first).
   uint64_t InputBitcodeBytes = 0;
   bool LargeLink = false;
+  // Links: a plain link made whole-program (driver/WholeProgramLink.h): the baseline is the
+  // link as the user asked for it, the candidates lld's whole-program links of its objects'
+  // bitcode.
+  bool WholeProgram = false;
 
   uint64_t shippedValue() const {
     return Winner >= 0 ? Candidates[Winner].Value : BaselineValue;

@@ -73,7 +73,7 @@ void addModuleFeatures(MemoryBufferRef Buf, AutophaseVector &Sum, unsigned &Modu
 } // namespace
 
 LinkAgentChoice linkAgentCandidates(ArrayRef<std::string> Inputs, const Config &Cfg,
-                                    StringRef Triple, StringRef Level) {
+                                    StringRef Triple, StringRef Level, bool FatSections) {
   LinkAgentChoice C;
   if (Cfg.LinkAgent == "off")
     return C;
@@ -108,9 +108,9 @@ LinkAgentChoice linkAgentCandidates(ArrayRef<std::string> Inputs, const Config &
   // What LTO merges: the bitcode among the inputs. Archive members count whether or not the
   // link pulls them in (an estimate: the features are counts the model sees on a log scale).
   AutophaseVector Sum{};
-  forEachBitcodeInput(Inputs, [&](MemoryBufferRef Module) {
-    addModuleFeatures(Module, Sum, C.Modules, C.Note);
-  });
+  forEachBitcodeInput(
+      Inputs, [&](MemoryBufferRef Module) { addModuleFeatures(Module, Sum, C.Modules, C.Note); },
+      FatSections);
   if (!C.Modules) {
     C.Note = "no bitcode among the link's inputs" + (C.Note.empty() ? "" : ": " + C.Note);
     return C;

@@ -37,7 +37,9 @@ llvm::Expected<LinkCandidateSpec> linkCandidateForSequence(llvm::ArrayRef<std::s
                                                            llvm::StringRef Level);
 
 // The agent's link candidates for a link of Inputs (the link job's input files) at Level.
+// FatSections: the link reads the bitcode fat objects carry (a whole-program link).
 LinkAgentChoice linkAgentCandidates(llvm::ArrayRef<std::string> Inputs, const Config &Cfg,
-                                    llvm::StringRef Triple, llvm::StringRef Level);
+                                    llvm::StringRef Triple, llvm::StringRef Level,
+                                    bool FatSections = false);
 
 } // namespace smartcc

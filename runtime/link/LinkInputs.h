@@ -12,11 +12,14 @@ namespace smartcc {
 
 // Calls Visit on every bitcode module among Inputs (files, and the members of archives whether
 // or not the link pulls them in). Files that are missing (a library lld finds on its search
-// path) or unreadable are skipped: lld reports them.
+// path) or unreadable are skipped: lld reports them. FatSections: also the bitcode that ELF
+// objects carry in a .llvm.lto section (fat objects, runtime/compile/FatObject.h), which a
+// whole-program link (lld's --fat-lto-objects) reads instead of their machine code.
 void forEachBitcodeInput(llvm::ArrayRef<std::string> Inputs,
-                         llvm::function_ref<void(llvm::MemoryBufferRef)> Visit);
+                         llvm::function_ref<void(llvm::MemoryBufferRef)> Visit,
+                         bool FatSections = false);
 
 // The bytes of that bitcode, summed: the program's size as LTO will see it, before any work.
-uint64_t bitcodeInputBytes(llvm::ArrayRef<std::string> Inputs);
+uint64_t bitcodeInputBytes(llvm::ArrayRef<std::string> Inputs, bool FatSections = false);
 
 } // namespace smartcc

@@ -362,12 +362,18 @@ void printCandidates(Table &T, llvm::StringRef Prefix = "", unsigned Indent = 0,
   printRest(T, Group, {"evaluated"}, {"discarded", "rejected"});
 }
 
-// -flto links smartcc owned (driver/LTOLink.h): their own counters, link.*.
+// -flto links and plain links made whole-program that smartcc owned (driver/LTOLink.h):
+// their own counters, link.*.
 void printLinks(Table &T) {
   if (T.children("link").empty())
     return;
   int64_t Owned = T.get("link.optimized");
   T.row(0, "LTO links optimized:", Owned);
+  // Plain links smartcc made whole-program (driver/WholeProgramLink.h) are among them.
+  if (int64_t Whole = T.get("link.whole_program.optimized")) {
+    T.row(2, "plain links made whole-program:", Whole, Owned);
+    T.row(4, "whole-program link shipped:", T.get("link.whole_program.won"), Whole);
+  }
   T.row(2, "link candidate shipped (won):", T.get("link.won"), Owned);
   T.row(2, "clang's link kept:", T.subtotal("link.kept"), Owned);
   printReasons(T, 4, "link.kept");

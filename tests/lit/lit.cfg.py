@@ -22,6 +22,11 @@ for var in list(os.environ):
 config.environment["XDG_CONFIG_HOME"] = os.path.join(config.test_exec_root, "no-config")
 config.environment["XDG_CACHE_HOME"] = os.path.join(config.test_exec_root, "cache")
 config.environment["LC_ALL"] = "C"
+# Objects without their bitcode section (fat_objects is on by default): most tests check that
+# smartcc ships clang's object byte for byte, and the .llvm.lto section is by design the one
+# difference (it reaches no image). lto/fat-objects.test and lto/whole-program.test turn it
+# on and check what it changes; the end-to-end tests and difftest run the default.
+config.environment["SMARTCC_FAT_OBJECTS"] = "0"
 
 # Substitution keys are regular expressions: "++" must be escaped.
 config.substitutions.append((re.escape("%smartcc++"), os.path.join(bindir, "smartc++")))

@@ -1,0 +1,153 @@
+#include "driver/WholeProgramLink.h"
+#include "driver/LTOLinkCommand.h"
+#include "runtime/link/LinkInputs.h"
+#include "clang/Driver/InputInfo.h"
+#include "clang/Driver/Job.h"
+#include "clang/Driver/Tool.h"
+#include "clang/Driver/ToolChain.h"
+#include "clang/Options/Options.h"
+#include "llvm/Option/ArgList.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/VirtualFileSystem.h"
+
+using namespace llvm;
+using namespace clang::driver;
+
+namespace smartcc {
+
+namespace {
+
+// The static libraries the user names with -l that -L folders of the command hold (the
+// project's own libraries; a shared library found first in a folder is the one the linker
+// takes). System folders are not searched: their libraries are not the build's.
+std::vector<std::string> userLibraries(const Compilation &C) {
+  std::vector<std::string> Found;
+  std::vector<std::string> Dirs = C.getArgs().getAllArgValues(clang::options::OPT_L);
+  const bool Static = C.getArgs().hasArg(clang::options::OPT_static);
+  for (const std::string &Name : C.getArgs().getAllArgValues(clang::options::OPT_l)) {
+    for (const std::string &Dir : Dirs) {
+      SmallString<256> Path(Dir);
+      if (StringRef(Name).starts_with(":")) {
+        sys::path::append(Path, StringRef(Name).drop_front());
+        if (sys::fs::exists(Path)) {
+          Found.push_back(std::string(Path));
+          break;
+        }
+        continue;
+      }
+      SmallString<256> Shared(Dir);
+      sys::path::append(Shared, "lib" + Name + ".so");
+      if (!Static && sys::fs::exists(Shared))
+        break;
+      sys::path::append(Path, "lib" + Name + ".a");
+      if (sys::fs::exists(Path)) {
+        Found.push_back(std::string(Path));
+        break;
+      }
+    }
+  }
+  return Found;
+}
+
+bool relocatable(const opt::ArgStringList &Args) {
+  for (StringRef A : Args)
+    if (A == "-r" || A == "--relocatable" || A == "-i" || A == "-Ur")
+      return true;
+  return false;
+}
+
+} // namespace
+
+const Command *wholeProgramLink(const Compilation &C, const Config &Cfg,
+                                ArrayRef<const char *> Argv, WholeProgramCommand &WP,
+                                std::string &Reason, std::string &Level) {
+  Reason.clear();
+  if (!Cfg.WholeProgram)
+    return nullptr;
+  const opt::ArgList &Args = C.getArgs();
+  const opt::Arg *O = Args.getLastArg(clang::options::OPT_O_Group);
+  Level = O && O->getOption().matches(clang::options::OPT_O) ? std::string("O") + O->getValue()
+                                                              : "";
+  // A link command at another level (-O2 ...) is not a size build's, and -O0 not an
+  // optimized one: not counted, as compiles at those levels are not.
+  if (O && Level != "Oz" && Level != "Os")
+    return nullptr;
+  const Command *Link = nullptr;
+  for (const Command &Job : C.getJobs())
+    if (Job.getCreator().isLinkJob())
+      Link = &Job;
+  if (!Link)
+    return nullptr; // compiles only
+  if (!Level.empty() && !Cfg.takesOver(Level)) {
+    Reason = "level_not_enabled";
+    return nullptr;
+  }
+  // A command that also compiles writes its objects into temporary files the -flto form of
+  // the command would compile again: only commands that link what the build compiled.
+  if (C.getJobs().size() != 1) {
+    Reason = "wp_compiles_too";
+    return nullptr;
+  }
+  if (Args.hasArg(clang::options::OPT_fno_lto)) {
+    Reason = "wp_user_no_lto";
+    return nullptr;
+  }
+  // --ld-path outranks -fuse-ld: the -flto form would hand bitcode to the user's linker.
+  if (Args.hasArg(clang::options::OPT_ld_path_EQ)) {
+    Reason = "wp_user_ld_path";
+    return nullptr;
+  }
+  const opt::ArgStringList &LinkArgs = Link->getArguments();
+  std::string Output = linkOutput(LinkArgs);
+  if (Output.empty() || Output == "-")
+    return nullptr;
+  if (relocatable(LinkArgs)) {
+    Reason = "wp_relocatable"; // its output is an input of another link
+    return nullptr;
+  }
+  for (const char *A : LinkArgs)
+    if (writesSideOutput(A)) {
+      Reason = "link_side_output";
+      return nullptr;
+    }
+  std::vector<std::string> Inputs;
+  for (const InputInfo &I : Link->getInputInfos())
+    if (I.isFilename())
+      Inputs.push_back(I.getFilename());
+  for (std::string &Library : userLibraries(C))
+    Inputs.push_back(std::move(Library));
+  if (!bitcodeInputBytes(Inputs, /*FatSections=*/true)) {
+    Reason = "wp_no_bitcode";
+    return nullptr;
+  }
+
+  // clang's own -flto link of the same command, lld reading the objects' bitcode.
+  std::vector<const char *> WPArgv(Argv.begin(), Argv.end());
+  for (const char *Extra : {"-flto=full", "-fuse-ld=lld", "-Wl,--fat-lto-objects"})
+    WPArgv.push_back(Extra);
+  const Driver &D = C.getDriver();
+  WP.DiagOpts = std::make_unique<clang::DiagnosticOptions>();
+  WP.Diags = std::make_unique<clang::DiagnosticsEngine>(
+      clang::DiagnosticIDs::create(), *WP.DiagOpts, new clang::IgnoringDiagConsumer());
+  WP.TheDriver = std::make_unique<Driver>(D.ClangExecutable, D.getTargetTriple(), *WP.Diags,
+                                          "clang LLVM compiler", vfs::getRealFileSystem());
+  WP.TheDriver->setTargetAndMode(ToolChain::getTargetAndModeFromProgramName(Argv[0]));
+  WP.C.reset(WP.TheDriver->BuildCompilation(WPArgv));
+  if (!WP.C || WP.C->containsError() || WP.Diags->hasErrorOccurred()) {
+    Reason = "wp_driver_error";
+    return nullptr;
+  }
+  for (const Command &Job : WP.C->getJobs())
+    if (Job.getCreator().isLinkJob())
+      WP.Link = &Job;
+  if (!WP.Link || WP.C->getJobs().size() != 1 ||
+      !sys::path::filename(WP.Link->getExecutable()).starts_with("ld.lld") ||
+      linkOutput(WP.Link->getArguments()) != Output) {
+    Reason = "wp_driver_error";
+    return nullptr;
+  }
+  return Link;
+}
+
+} // namespace smartcc

@@ -1,0 +1,49 @@
+// What the dynamic loader and other programs see of a linked image, read from the file: the
+// ship rule of owned whole-program links (driver/WholeProgramLink.h). A whole-program link
+// changes the code inside the image, never this: the interpreter, the libraries needed and
+// their search path, the soname, the dynamic symbols the image exports (name, version,
+// binding, type, and size of data, which copy relocations depend on) and imports, TLS, the
+// entry point, the stack and RELRO segments, the dynamic flags, and the constructors.
+//
+// Constructors: a whole-program link keeps llvm.global_ctors in link order by priority, which
+// is the order in which a linker places the objects' .init_array entries, and may drop one
+// the optimizer evaluated at link time (no program can see that). So the check asks for no
+// more entries than the baseline has and the same DT_INIT/DT_FINI, not for the same list.
+#pragma once
+#include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBufferRef.h"
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace smartcc {
+
+struct LoaderView {
+  unsigned Type = 0, Machine = 0; // e_type (ET_EXEC, ET_DYN), e_machine
+  std::string Interpreter;        // PT_INTERP, empty without one
+  std::vector<std::string> Needed; // DT_NEEDED, in order (the loader's search order)
+  std::string Soname, Runpath, Rpath;
+  uint64_t Flags = 0, Flags1 = 0; // DT_FLAGS, DT_FLAGS_1
+  bool Init = false, Fini = false; // DT_INIT, DT_FINI
+  uint64_t InitArray = 0, FiniArray = 0, PreinitArray = 0; // entries
+  bool TLS = false, Relro = false, ExecutableStack = false;
+  std::string Entry; // the symbol at e_entry (empty: no symbol table says)
+  // Defined dynamic symbols, by name@version ("@@" for the default version): binding, type,
+  // visibility, and the size of data objects.
+  std::map<std::string, std::string> Exports;
+  // Undefined dynamic symbols, name@version: their binding (a weak reference may stay
+  // unresolved).
+  std::map<std::string, std::string> Imports;
+  std::set<std::string> VersionDefinitions;
+};
+
+// Reads the view of a linked ELF file (executable or shared library).
+llvm::Expected<LoaderView> readLoaderView(llvm::MemoryBufferRef ELF);
+
+// The first way in which Candidate's view is not Baseline's, in words; empty if none. A
+// candidate may import fewer symbols and run fewer constructors, nothing else may differ.
+std::string loaderViewDifference(const LoaderView &Baseline, const LoaderView &Candidate);
+
+} // namespace smartcc
