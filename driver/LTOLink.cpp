@@ -39,10 +39,12 @@ namespace smartcc {
 // A link started with its standard streams on /dev/null (only its output file and exit status
 // count); Env: the whole environment, or none for this process's.
 sys::ProcessInfo spawnQuiet(const std::vector<std::string> &Cmd,
-                            std::optional<ArrayRef<StringRef>> Env, std::string &Err) {
+                            std::optional<ArrayRef<StringRef>> Env, std::string &Err,
+                            StringRef ErrorsTo) {
   std::vector<StringRef> Argv(Cmd.begin(), Cmd.end());
   std::optional<StringRef> Null = StringRef("/dev/null");
-  return sys::ExecuteNoWait(Argv[0], Argv, Env, {Null, Null, Null}, 0, &Err);
+  std::optional<StringRef> Errors = ErrorsTo.empty() ? Null : std::optional<StringRef>(ErrorsTo);
+  return sys::ExecuteNoWait(Argv[0], Argv, Env, {Null, Null, Errors}, 0, &Err);
 }
 
 // The decision's frame and every candidate's command; nothing runs yet.
@@ -291,7 +293,8 @@ bool OwnedLTOLink::startNext() {
   D.Candidates[Next].Replayed = Replaying;
   std::string Err;
   sys::ProcessInfo PI =
-      spawnQuiet(Replaying ? ReplayCommands[Next] : Commands[Next], std::nullopt, Err);
+      spawnQuiet(Replaying ? ReplayCommands[Next] : Commands[Next], std::nullopt, Err,
+                 WholeProgram && Next == 0 ? StringRef(Temps[0] + ".err") : StringRef());
   if (PI.Pid == sys::ProcessInfo::InvalidPid) {
     R.Result = Outcome::NotRun;
     R.setMessage(Err.c_str());
@@ -390,6 +393,8 @@ LTOLinkHandle::~LTOLinkHandle() {
   L->killActive();
   for (const std::string &T : L->Temps)
     sys::fs::remove(T);
+  if (L->WholeProgram && !L->Temps.empty())
+    sys::fs::remove(L->Temps[0] + ".err");
   if (!L->OptimizedPath.empty())
     sys::fs::remove(L->OptimizedPath);
 }

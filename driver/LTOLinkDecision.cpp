@@ -62,7 +62,17 @@ void OwnedLTOLink::endLink(const RunningLink &L, bool Ended, int Status,
     R.setMessage(strsignal(WTERMSIG(Status)));
   } else if (WEXITSTATUS(Status) != 0) {
     R.Result = Outcome::CodegenFailed;
-    R.setMessage(("the link failed with status " + std::to_string(WEXITSTATUS(Status))).c_str());
+    std::string Message = "the link failed with status " + std::to_string(WEXITSTATUS(Status));
+    // The whole-program link's first error says why (its standard error was kept).
+    if (WholeProgram && L.Index == 0)
+      if (ErrorOr<std::unique_ptr<MemoryBuffer>> Errors =
+              MemoryBuffer::getFile(Temps[0] + ".err"))
+        for (StringRef Line : llvm::split((*Errors)->getBuffer(), '\n'))
+          if (Line.contains("error:")) {
+            Message += ": " + Line.trim().take_front(200).str();
+            break;
+          }
+    R.setMessage(Message.c_str());
   } else {
     std::unique_ptr<MemoryBuffer> Out = measure(Temps[L.Index], R);
     // A shared unwind entry ships only where the output's own instructions prove it right,

@@ -38,10 +38,11 @@ inline double millisSince(std::chrono::steady_clock::time_point T) {
 
 
 // A link started with its standard streams on /dev/null (only its output file and exit status
-// count); Env: the whole environment, or none for this process's.
+// count); Env: the whole environment, or none for this process's; ErrorsTo: a file for its
+// standard error instead.
 llvm::sys::ProcessInfo spawnQuiet(const std::vector<std::string> &Cmd,
                                   std::optional<llvm::ArrayRef<llvm::StringRef>> Env,
-                                  std::string &Err);
+                                  std::string &Err, llvm::StringRef ErrorsTo = "");
 
 // Kills a candidate link and removes what it leaves beside Output.
 void stopLink(const RunningLink &L, llvm::StringRef Output);

@@ -122,9 +122,12 @@ const Command *wholeProgramLink(const Compilation &C, const Config &Cfg,
     return nullptr;
   }
 
-  // clang's own -flto link of the same command, lld reading the objects' bitcode.
+  // clang's own -flto link of the same command, lld reading the objects' bitcode. A version
+  // script may name symbols the program does not define: GNU ld, the baseline's linker,
+  // accepts that, lld only with --undefined-version (zlib's zlib.map does).
   std::vector<const char *> WPArgv(Argv.begin(), Argv.end());
-  for (const char *Extra : {"-flto=full", "-fuse-ld=lld", "-Wl,--fat-lto-objects"})
+  for (const char *Extra :
+       {"-flto=full", "-fuse-ld=lld", "-Wl,--fat-lto-objects", "-Wl,--undefined-version"})
     WPArgv.push_back(Extra);
   const Driver &D = C.getDriver();
   WP.DiagOpts = std::make_unique<clang::DiagnosticOptions>();

@@ -1,4 +1,5 @@
 #include "runtime/link/LoaderView.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/Object/ELFObjectFile.h"
@@ -125,6 +126,14 @@ Error readSymbols(const ELFObjectFileBase &Obj, LoaderView &V) {
       if (!Sec)
         consumeError(Sec.takeError());
     }
+    // Symbols the linker defines for the image's layout: GNU ld exports them from programs
+    // linked with shared libraries, lld only where a library refers to them (then both do).
+    // They name addresses that any change of the code moves, not the program's interface.
+    if (Sym.getELFType() == ELF::STT_NOTYPE && !(*Flags & SymbolRef::SF_Undefined) &&
+        llvm::is_contained({"__bss_start", "_edata", "edata", "_end", "end", "_etext", "etext",
+                            "__etext"},
+                           *Name))
+      continue;
     std::string Key = Name->str();
     if (Index < Versions->size() && !(*Versions)[Index].Name.empty())
       Key += ((*Versions)[Index].IsVerDef ? "@@" : "@") + (*Versions)[Index].Name;
@@ -261,8 +270,10 @@ std::string loaderViewDifference(const LoaderView &B, const LoaderView &C) {
     return "more constructors or destructors than the baseline (init " +
            std::to_string(C.InitArray) + "/" + std::to_string(B.InitArray) + ", fini " +
            std::to_string(C.FiniArray) + "/" + std::to_string(B.FiniArray) + ")";
-  if (B.TLS != C.TLS)
-    return std::string("a TLS segment ") + (C.TLS ? "the baseline has not" : "is missing");
+  // A TLS segment may go (its variables were unused); a new one could make a library that
+  // loaded by dlopen before fail to (static TLS is reserved at startup).
+  if (C.TLS && !B.TLS)
+    return "a TLS segment the baseline has not";
   if (B.Relro != C.Relro)
     return std::string("a RELRO segment ") + (C.Relro ? "the baseline has not" : "is missing");
   if (B.ExecutableStack != C.ExecutableStack)

@@ -5,6 +5,13 @@
 // binding, type, and size of data, which copy relocations depend on) and imports, TLS, the
 // entry point, the stack and RELRO segments, the dynamic flags, and the constructors.
 //
+// A candidate may import fewer symbols, run fewer constructors and lose its TLS segment (all
+// unused), nothing more.
+//
+// Not compared: the symbols a linker defines for the layout (__bss_start, _edata, _end, ...),
+// which GNU ld exports from programs linked with shared libraries and lld does not, and GNU
+// ld's absolute symbols named after version definitions (the definitions are compared).
+//
 // Constructors: a whole-program link keeps llvm.global_ctors in link order by priority, which
 // is the order in which a linker places the objects' .init_array entries, and may drop one
 // the optimizer evaluated at link time (no program can see that). So the check asks for no
@@ -43,7 +50,7 @@ struct LoaderView {
 llvm::Expected<LoaderView> readLoaderView(llvm::MemoryBufferRef ELF);
 
 // The first way in which Candidate's view is not Baseline's, in words; empty if none. A
-// candidate may import fewer symbols and run fewer constructors, nothing else may differ.
+// candidate may import fewer symbols, run fewer constructors and lose its TLS segment.
 std::string loaderViewDifference(const LoaderView &Baseline, const LoaderView &Candidate);
 
 } // namespace smartcc

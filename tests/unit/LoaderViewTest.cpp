@@ -32,11 +32,15 @@ TEST(LoaderView, TheSameViewIsNoDifference) {
   EXPECT_EQ(loaderViewDifference(executable(), executable()), "");
 }
 
-TEST(LoaderView, FewerImportsAndConstructorsAreAllowed) {
+TEST(LoaderView, FewerImportsConstructorsAndNoTLSAreAllowed) {
   LoaderView C = executable();
   C.Imports.erase("printf@GLIBC_2.2.5");
   C.InitArray = 1;
   EXPECT_EQ(loaderViewDifference(executable(), C), "");
+  LoaderView WithTLS = executable(), WithoutTLS = executable();
+  WithTLS.TLS = true;
+  EXPECT_EQ(loaderViewDifference(WithTLS, C), "");
+  EXPECT_EQ(loaderViewDifference(WithoutTLS, WithTLS), "a TLS segment the baseline has not");
 }
 
 TEST(LoaderView, NeededLibrariesInTheirOrder) {
