@@ -7,7 +7,7 @@ import json
 import os
 import sys
 
-from card_common import metadata, read, sha
+from card_common import PATHS_NOTE, metadata, portable, read, sha
 
 target, d = sys.argv[1], sys.argv[2]
 model = "policies/models/inliner/%s.smm" % target
@@ -50,7 +50,7 @@ print("| seed | 1 |")
 print("| output shift | %+g, chosen among +2..-3 on the validation modules by real bytes before "
       "fallback |" % meta.get("output_shift", 0))
 print("| size | %d bytes |" % os.path.getsize(model))
-print("| command | `%s` |" % (commands[-1] if commands else "scripts/train-inliner.sh %s" % target))
+print("| command | `%s` |" % (portable(commands[-1], run) if commands else "scripts/train-inliner.sh %s" % target))
 print()
 
 if summary.get("train"):
@@ -106,3 +106,6 @@ if report:
     print("Command: `scripts/train-inliner.sh %s eval` (smartcc-eval --max-modules "
           "${EVAL_MODULES:-200} --seed 1 on policies/models/splits/%s-eval.txt; rows in "
           "%s/eval/).\n" % (target, target, d.replace(os.path.expanduser("~"), "~")))
+
+print()
+print(PATHS_NOTE)

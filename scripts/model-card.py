@@ -4,7 +4,7 @@ run that produced it (its command, data, split, seed, validation figures) and, w
 its evaluation on the reserved packages (AGENT_DIR/eval/report.md)."""
 import json, os, subprocess, sys
 
-from card_common import metadata, sha
+from card_common import PATHS_NOTE, metadata, portable, sha
 
 target, d = sys.argv[1], sys.argv[2]
 model = "policies/models/%s.smm" % target
@@ -58,7 +58,9 @@ else:
 print()
 print("Training command(s):\n")
 for c in commands:
-    print("    " + c)
+    print("    " + portable(c, run))
+print()
+print(PATHS_NOTE)
 print()
 print("Core set (output order):\n")
 for i, s in enumerate(meta["sequences"]):

@@ -7,7 +7,7 @@ import json
 import os
 import sys
 
-from card_common import metadata, read, sha
+from card_common import PATHS_NOTE, metadata, portable, read, sha
 
 target, d = sys.argv[1], sys.argv[2]
 model = "policies/models/regalloc/%s.smm" % target
@@ -75,7 +75,7 @@ try:
 except OSError:
     pass
 print("| size | %d bytes |" % os.path.getsize(model))
-print("| command | `%s` |" % (commands[-1] if commands else "scripts/train-regalloc.sh %s" % target))
+print("| command | `%s` |" % (portable(commands[-1], run) if commands else "scripts/train-regalloc.sh %s" % target))
 print()
 print("## Validation (spill cost x greedy's, geomean over modules, below 1 = cheaper)")
 print()
@@ -99,3 +99,6 @@ if report:
     print("Command: `scripts/train-regalloc.sh %s eval` (smartcc-eval --method "
           "regalloc:MODEL,growth=1 --method regalloc:MODEL --regalloc-level O2 --max-modules "
           "${EVAL_MODULES:-200} --seed 1 on policies/models/splits/%s-eval.txt)." % (target, target))
+
+print()
+print(PATHS_NOTE)
