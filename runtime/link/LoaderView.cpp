@@ -137,6 +137,10 @@ Error readSymbols(const ELFObjectFileBase &Obj, LoaderView &V) {
     std::string Key = Name->str();
     if (Index < Versions->size() && !(*Versions)[Index].Name.empty())
       Key += ((*Versions)[Index].IsVerDef ? "@@" : "@") + (*Versions)[Index].Name;
+    // Local symbols in .dynsym (GNU ld for AArch64 puts section symbols there, .text, .data)
+    // bind nothing outside the image.
+    if (Sym.getBinding() == ELF::STB_LOCAL || Sym.getELFType() == ELF::STT_SECTION)
+      continue;
     std::string What = std::string(bindingName(Sym.getBinding())) + " " +
                        typeName(Sym.getELFType());
     if (*Flags & SymbolRef::SF_Undefined) {
@@ -204,10 +208,20 @@ std::string listText(const std::vector<std::string> &L) {
   return "[" + join(L, ", ") + "]";
 }
 
+// A weak C++ symbol (inline function, template instantiation, vtable: vague linkage): every
+// module that uses one has its own copy, so whether an image exports it is the optimizer's
+// choice (LLVM omits such a symbol from a library's table where nothing takes its address),
+// not the program's interface; GNU unique symbols are not weak and stay compared.
+bool vagueLinkage(const std::string &Key, const std::string &What) {
+  return StringRef(Key).starts_with("_Z") && StringRef(What).starts_with("weak ");
+}
+
 template <class Map>
 std::string mapDifference(const char *What, const Map &Base, const Map &Cand, bool MayLose) {
   for (const auto &[Key, Value] : Cand) {
     auto It = Base.find(Key);
+    if (It == Base.end() && vagueLinkage(Key, Value))
+      continue;
     if (It == Base.end())
       return std::string(What) + " " + Key + " is not in the baseline";
     if (It->second != Value)
@@ -216,7 +230,7 @@ std::string mapDifference(const char *What, const Map &Base, const Map &Cand, bo
   }
   if (!MayLose)
     for (const auto &[Key, Value] : Base)
-      if (!Cand.count(Key))
+      if (!Cand.count(Key) && !vagueLinkage(Key, Value))
         return std::string(What) + " " + Key + " is missing";
   return "";
 }

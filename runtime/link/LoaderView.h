@@ -6,7 +6,9 @@
 // entry point, the stack and RELRO segments, the dynamic flags, and the constructors.
 //
 // A candidate may import fewer symbols, run fewer constructors and lose its TLS segment (all
-// unused), nothing more.
+// unused), and export more or fewer weak C++ symbols (vague linkage: inline functions and
+// template instantiations, of which every module that uses one has its own copy; LLVM's LTO
+// omits them from a library's table where nothing takes their address), nothing more.
 //
 // Not compared: the symbols a linker defines for the layout (__bss_start, _edata, _end, ...),
 // which GNU ld exports from programs linked with shared libraries and lld does not, and GNU
