@@ -1,4 +1,5 @@
 #include "driver/CC1Entry.h"
+#include "runtime/compile/UnwindAwareConstants.h"
 #include "driver/Eligibility.h"
 #include "runtime/observe/SideOutputs.h"
 #include "runtime/observe/Stats.h"
@@ -97,6 +98,9 @@ bool isEligibleCC1(ArrayRef<const char *> Args, const Config &Cfg, std::string &
 
 int runCC1(ArrayRef<const char *> Args, const Config &Cfg, CC1Mode Mode) {
   initializeLLVMTargetsOnce();
+  // Code generation passes that candidates ask for by function attribute (clang's own
+  // output carries none and is left as clang builds it).
+  registerUnwindAwareConstants();
   auto PCHOps = std::make_shared<clang::PCHContainerOperations>();
   PCHOps->registerWriter(std::make_unique<clang::ObjectFilePCHContainerWriter>());
   PCHOps->registerReader(std::make_unique<clang::ObjectFilePCHContainerReader>());

@@ -27,6 +27,8 @@ PACKAGES=(
   gcc python3
   # a test proves dependency files are written exactly once by tracing the compile
   strace
+  # unwinding through the unwind-aware constants (lit takeover/unwind-constants.test)
+  gdb
   # compiler caches and distributed builds in front of smartcc (tests/e2e/compiler-caches.sh)
   ccache sccache distcc
   # differential testing (scripts/difftest.py)

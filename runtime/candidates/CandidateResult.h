@@ -30,6 +30,10 @@ struct CandidateResult {
   uint64_t ObjectBytes = 0;  // length of the object at offset 0 of the candidate's memfd
   uint64_t AsmBytes = 0;     // length of the assembly that follows it (only for -S)
   uint64_t BitcodeBytes = 0; // length of the optimized module's bitcode after that (EmitBitcode)
+  // Code bytes the unwind-aware constants added (runtime/compile/UnwindAwareConstants.h): code
+  // that exists only where unwind tables are emitted, which the code-for-unwind rule leaves
+  // out (a build without unwind tables does not get it).
+  uint64_t UnwindTradeCode = 0;
   double Millis = 0;         // wall time in the candidate process
   double RegAllocCost = 0;   // frequency-weighted spills, reloads, copies (RegAllocCost.h)
   unsigned RegAllocRanges = 0, RegAllocChanged = 0; // with a register-allocation policy

@@ -1,4 +1,5 @@
 #include "runtime/candidates/CandidateRunner.h"
+#include "runtime/compile/UnwindAwareConstants.h"
 #include "runtime/compile/ClangBackend.h"
 #include "runtime/support/FileDescriptorIO.h"
 #include "runtime/decide/FunctionMixCandidate.h"
@@ -163,9 +164,13 @@ void runCandidate(Module &Frontend, const CandidateSpec &Spec, const CandidateCo
   } else {
     RegAllocCost Cost;
     ScopedRegAllocCost Measure(M.getContext(), Cost);
+    takeUnwindConstantsCodeBytes();
     if (Error E = Emit(M, Object, EmitKind::Object))
       return Finish(Outcome::CodegenFailed, toString(std::move(E)));
     R.RegAllocCost = Cost.weighted();
+    // (Per-function allocation above assembles its object from several codegens: it reports
+    // none, and the rule then counts the whole code.)
+    R.UnwindTradeCode = takeUnwindConstantsCodeBytes();
   }
   if (ForAsm) {
     std::optional<ScopedMLRegAlloc> AsmPlan;

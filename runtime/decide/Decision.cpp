@@ -12,7 +12,7 @@ using namespace llvm;
 namespace smartcc {
 
 const char *brokenShipRule(const ObjectSize &Candidate, const ObjectSize &Baseline,
-                           const ShipRules &Rules, bool SharedUnwind) {
+                           const ShipRules &Rules, bool SharedUnwind, uint64_t UnwindTradeCode) {
   if (!Rules.Active)
     return nullptr;
   if (!Rules.AllowRamGrowth &&
@@ -24,8 +24,11 @@ const char *brokenShipRule(const ObjectSize &Candidate, const ObjectSize &Baseli
       100.0;
   // Unwind tables as linked: with the .eh_frame_hdr entries of the FDEs.
   auto Unwind = [](const ObjectSize &S) { return S.UnwindBytes + 8 * S.FDEs; };
+  // Code that exists only with unwind tables is not what a build without them would get.
+  const double Code = double(Candidate.CodeBytes) -
+                      double(std::min<uint64_t>(UnwindTradeCode, Candidate.CodeBytes));
   if (Unwind(Candidate) < Unwind(Baseline) &&
-      double(Candidate.CodeBytes) > double(Baseline.CodeBytes) + CodeAllowance)
+      Code > double(Baseline.CodeBytes) + CodeAllowance)
     return "code_for_unwind";
   return nullptr;
 }
@@ -58,7 +61,8 @@ void chooseWinner(TUDecision &D) {
     if (C.Value >= D.BaselineValue)
       continue;
     // Only a candidate that would win is judged by the rules, so the counts say what they cost.
-    C.Rejected = brokenShipRule(C.Result.Object, D.Baseline, D.Rules, C.SharedUnwind);
+    C.Rejected = brokenShipRule(C.Result.Object, D.Baseline, D.Rules, C.SharedUnwind,
+                                C.Result.UnwindTradeCode);
     if (!C.Rejected && D.Rules.Active && !C.NewUndefined.empty())
       C.Rejected = "new_undefined_symbol";
     // The library's PLT entries the candidate adds: writable .got.plt (RAM), and image bytes

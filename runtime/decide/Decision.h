@@ -25,8 +25,12 @@ struct ShipRules {
   double CodeForUnwind = 0.0; // percent
 };
 // The rule Candidate breaks against Baseline ("ram_growth", "code_for_unwind"), or null.
+// SharedUnwind: CandidateReport::SharedUnwind; UnwindTradeCode: code bytes the candidate
+// has only where unwind tables are emitted (CandidateResult::UnwindTradeCode), left out of the
+// code-for-unwind rule.
 const char *brokenShipRule(const ObjectSize &Candidate, const ObjectSize &Baseline,
-                           const ShipRules &Rules, bool SharedUnwind = false);
+                           const ShipRules &Rules, bool SharedUnwind = false,
+                           uint64_t UnwindTradeCode = 0);
 inline constexpr double SharedUnwindCodePercent = 1.0;
 // The image bytes that ship when Candidate competes alone with clang's object under the default
 // rules: its own where it is smaller and breaks no rule, clang's otherwise (training's and

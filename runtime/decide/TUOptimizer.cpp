@@ -1,4 +1,5 @@
 #include "runtime/decide/TUOptimizer.h"
+#include "runtime/compile/UnwindAwareConstants.h"
 #include "runtime/compile/FatObject.h"
 #include "runtime/candidates/AgentCandidates.h"
 #include "runtime/candidates/CandidateBudget.h"
@@ -212,6 +213,24 @@ std::vector<CandidateSpec> TUOptimizer::sizeCandidates(Module &M, StringRef Trip
   // request, like configured candidates: the budget does not remove it.
   Inliner = inlinerFor(Cfg, Triple);
   applyInliner(Specs, Inliner);
+  // Unwind-aware constants (x86-64; runtime/compile/UnwindAwareConstants.h): every default
+  // candidate's code generation moves small constants where a push/pop pair would need
+  // unwind entries, and clang's own optimized module gets a candidate so code-generated,
+  // outside the budget (a code generation: what a late candidate costs), since it is smaller
+  // on most files. A candidate list the user configured runs as configured.
+  if (Cfg.UnwindConstants && Triple.starts_with("x86_64") && Cfg.candidatesAreDefault() &&
+      !Specs.empty()) {
+    const bool Listed = llvm::any_of(
+        Specs, [](const CandidateSpec &S) { return S.Name == UnwindConstantsCandidate; });
+    for (CandidateSpec &S : Specs)
+      if (!S.Mix && !llvm::is_contained(S.FunctionAttrs,
+                                        std::pair<std::string, std::string>(UnwindConstantsAttr,
+                                                                            "true")))
+        S.FunctionAttrs.emplace_back(UnwindConstantsAttr, "true");
+    auto It = Cfg.CandidateLibrary.find(UnwindConstantsCandidate);
+    if (!Listed && It != Cfg.CandidateLibrary.end())
+      Specs.push_back(It->second);
+  }
   // With -S or the IR metric, clang's own output says nothing about its object size or IR,
   // so a replica of clang's pipeline measures the baseline (proven byte-identical by tests).
   if (EmitAssembly || Cfg.SizeMetric == Metric::IRInstructions) {

@@ -51,6 +51,8 @@ config.environment["PATH"] = os.pathsep.join([llvm_bin, config.environment.get("
 import platform
 if platform.machine() == "x86_64":
     config.available_features.add("x86_64")
+if os.path.exists("/usr/bin/gdb"):
+    config.available_features.add("gdb")
 if os.path.exists("/usr/bin/qemu-aarch64"):
     config.available_features.add("qemu-aarch64")
 if os.path.exists("/usr/aarch64-linux-gnu/include/stdio.h"):

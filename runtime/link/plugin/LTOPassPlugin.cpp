@@ -37,6 +37,7 @@
 #include "runtime/compile/MacroPipelines.h"
 #include "runtime/link/plugin/OptimizedModuleReplay.h"
 #include "runtime/link/plugin/SharedUnwind.h"
+#include "runtime/compile/UnwindAwareConstants.h"
 #include "runtime/link/plugin/SharedUnwindCodegen.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassManager.h"
@@ -126,6 +127,10 @@ bool parseFunctionAttr(StringRef Name, ModulePassManager &MPM) {
   if (Key.empty())
     return false;
   MPM.addPass(AddFunctionAttr(Key, Value));
+  // Attributes that ask for a code-generation pass of smartcc's bring it into the link's
+  // code generation.
+  if (Key == smartcc::UnwindConstantsAttr)
+    smartcc::registerUnwindAwareConstants();
   return true;
 }
 

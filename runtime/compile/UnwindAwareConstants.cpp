@@ -1,0 +1,142 @@
+#include "runtime/compile/UnwindAwareConstants.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/CodeGen/MachineFunction.h"
+#include "llvm/CodeGen/MachineFunctionPass.h"
+#include "llvm/CodeGen/MachineInstrBuilder.h"
+#include "llvm/CodeGen/Passes.h"
+#include "llvm/CodeGen/TargetFrameLowering.h"
+#include "llvm/CodeGen/TargetInstrInfo.h"
+#include "llvm/CodeGen/TargetPassConfig.h"
+#include "llvm/CodeGen/TargetRegisterInfo.h"
+#include "llvm/CodeGen/TargetSubtargetInfo.h"
+#include "llvm/IR/Function.h"
+#include "llvm/Target/RegisterTargetPassConfigCallback.h"
+#include "llvm/Target/TargetMachine.h"
+#include <atomic>
+#include <memory>
+#include <mutex>
+
+using namespace llvm;
+
+namespace smartcc {
+
+namespace {
+
+std::atomic<unsigned long long> AddedCodeBytes{0};
+
+// The target's opcodes the pass reads and writes, found by name: X86's opcode enum is private
+// to the X86 backend.
+struct X86Opcodes {
+  unsigned MovImm32Pseudo = 0, MovImm64Pseudo = 0; // MOV32ImmSExti8, MOV64ImmSExti8
+  unsigned Mov32ri = 0, Mov64ri32 = 0;
+  const TargetRegisterClass *GR32 = nullptr;
+  bool Complete = false;
+};
+
+X86Opcodes findOpcodes(const TargetInstrInfo &TII, const TargetRegisterInfo &TRI) {
+  X86Opcodes O;
+  for (unsigned Opc = 0, E = TII.getNumOpcodes(); Opc < E; ++Opc) {
+    StringRef Name = TII.getName(Opc);
+    if (Name == "MOV32ImmSExti8")
+      O.MovImm32Pseudo = Opc;
+    else if (Name == "MOV64ImmSExti8")
+      O.MovImm64Pseudo = Opc;
+    else if (Name == "MOV32ri")
+      O.Mov32ri = Opc;
+    else if (Name == "MOV64ri32")
+      O.Mov64ri32 = Opc;
+  }
+  for (const TargetRegisterClass *RC : TRI.regclasses())
+    if (StringRef(TRI.getRegClassName(RC)) == "GR32")
+      O.GR32 = RC;
+  O.Complete = O.MovImm32Pseudo && O.MovImm64Pseudo && O.Mov32ri && O.Mov64ri32 && O.GR32;
+  return O;
+}
+
+class UnwindAwareConstants : public MachineFunctionPass {
+public:
+  static char ID;
+  UnwindAwareConstants() : MachineFunctionPass(ID) {}
+  StringRef getPassName() const override { return "smartcc unwind-aware constants"; }
+
+  bool runOnMachineFunction(MachineFunction &MF) override {
+    const Triple &T = MF.getTarget().getTargetTriple();
+    if (T.getArch() != Triple::x86_64 || T.isOSWindows() ||
+        !MF.getFunction().hasFnAttribute(UnwindConstantsAttr))
+      return false;
+    // The pair costs CFA adjustments in the image only where the expansion emits them into
+    // .eh_frame: an unwind table entry, and the CFA kept by the stack pointer (no frame
+    // pointer). With debug information alone they go to .debug_frame, which no image holds.
+    const TargetFrameLowering *TFL = MF.getSubtarget().getFrameLowering();
+    if (!MF.getFunction().needsUnwindTableEntry() || !MF.needsFrameMoves() || TFL->hasFP(MF))
+      return false;
+    const TargetInstrInfo &TII = *MF.getSubtarget().getInstrInfo();
+    const TargetRegisterInfo &TRI = *MF.getSubtarget().getRegisterInfo();
+    const X86Opcodes O = findOpcodes(TII, TRI);
+    if (!O.Complete)
+      return false;
+    bool Changed = false;
+    for (MachineBasicBlock &MBB : MF)
+      for (MachineInstr &MI : llvm::make_early_inc_range(MBB)) {
+        const unsigned Opc = MI.getOpcode();
+        if (Opc != O.MovImm32Pseudo && Opc != O.MovImm64Pseudo)
+          continue;
+        const Register Dst = MI.getOperand(0).getReg();
+        const int64_t Imm = MI.getOperand(1).getImm();
+        const DebugLoc &DL = MI.getDebugLoc();
+        // push imm8 (2 bytes) and pop (1, 2 with REX for r8-r15) against mov r32, imm32 (5,
+        // 6 with REX) or mov r64, simm32 (7).
+        const bool Rex = TRI.getEncodingValue(Dst) >= 8;
+        const unsigned PushPop = 3 + Rex;
+        const unsigned Mov = Opc == O.MovImm64Pseudo && Imm < 0 ? 7 : 5 + Rex;
+        if (Opc == O.MovImm32Pseudo) {
+          BuildMI(MBB, MI, DL, TII.get(O.Mov32ri), Dst).addImm(Imm);
+        } else if (Imm >= 0) {
+          // A 32-bit mov zero-extends into the whole register: 5 bytes instead of 7.
+          MCRegister Low;
+          for (MCRegister Sub : TRI.subregs(Dst))
+            if (O.GR32->contains(Sub))
+              Low = Sub;
+          if (!Low)
+            continue;
+          BuildMI(MBB, MI, DL, TII.get(O.Mov32ri), Low)
+              .addImm(Imm)
+              .addReg(Dst, RegState::ImplicitDefine);
+        } else {
+          BuildMI(MBB, MI, DL, TII.get(O.Mov64ri32), Dst).addImm(Imm);
+        }
+        MI.eraseFromParent();
+        AddedCodeBytes += Mov - PushPop;
+        Changed = true;
+      }
+    // A function the pass grew may also have a branch that no longer reaches with 8 bits
+    // (3-4 bytes more): counted once per function changed, as code the pass brought.
+    if (Changed)
+      AddedCodeBytes += 4;
+    return Changed;
+  }
+};
+
+char UnwindAwareConstants::ID = 0;
+
+} // namespace
+
+unsigned long long takeUnwindConstantsCodeBytes() { return AddedCodeBytes.exchange(0); }
+
+void registerUnwindAwareConstants() {
+  static std::once_flag Once;
+  static std::unique_ptr<RegisterTargetPassConfigCallback> Registration;
+  std::call_once(Once, [] {
+    Registration = std::make_unique<RegisterTargetPassConfigCallback>(
+        [](TargetMachine &TM, PassManagerBase &, TargetPassConfig *Config) {
+          if (TM.getTargetTriple().getArch() != Triple::x86_64)
+            return;
+          // After frame lowering (whether the function keeps a frame pointer is known),
+          // before the post-RA pseudo expansion that would emit the push/pop pairs.
+          Config->insertPass(&PrologEpilogCodeInserterID,
+                             IdentifyingPassPtr(new UnwindAwareConstants()));
+        });
+  });
+}
+
+} // namespace smartcc
