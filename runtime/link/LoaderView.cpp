@@ -131,7 +131,7 @@ Error readSymbols(const ELFObjectFileBase &Obj, LoaderView &V) {
     // They name addresses that any change of the code moves, not the program's interface.
     if (Sym.getELFType() == ELF::STT_NOTYPE && !(*Flags & SymbolRef::SF_Undefined) &&
         llvm::is_contained({"__bss_start", "_edata", "edata", "_end", "end", "_etext", "etext",
-                            "__etext"},
+                            "__etext", "__bss_start__", "__bss_end__", "_bss_end__", "__end__"},
                            *Name))
       continue;
     std::string Key = Name->str();
@@ -299,7 +299,21 @@ std::string loaderViewDifference(const LoaderView &B, const LoaderView &C) {
     return "the version definitions differ";
   if (std::string D = mapDifference("exported symbol", B.Exports, C.Exports, false); !D.empty())
     return D;
-  return mapDifference("imported symbol", B.Imports, C.Imports, true);
+  // A new import at a version the baseline already requires: wherever the baseline loads,
+  // that version's library defines every symbol of it (libstdc++'s string members that the
+  // baseline's own copies stood in for). Unversioned new imports stay refused.
+  std::set<std::string> Versions;
+  for (const auto &[Key, Value] : B.Imports)
+    if (size_t At = Key.find('@'); At != std::string::npos)
+      Versions.insert(Key.substr(At));
+  std::map<std::string, std::string> Imports;
+  for (const auto &[Key, Value] : C.Imports) {
+    size_t At = Key.find('@');
+    if (!B.Imports.count(Key) && At != std::string::npos && Versions.count(Key.substr(At)))
+      continue;
+    Imports.emplace(Key, Value);
+  }
+  return mapDifference("imported symbol", B.Imports, Imports, true);
 }
 
 } // namespace smartcc

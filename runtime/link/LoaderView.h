@@ -5,8 +5,9 @@
 // binding, type, and size of data, which copy relocations depend on) and imports, TLS, the
 // entry point, the stack and RELRO segments, the dynamic flags, and the constructors.
 //
-// A candidate may import fewer symbols, run fewer constructors and lose its TLS segment (all
-// unused), and export more or fewer weak C++ symbols (vague linkage: inline functions and
+// A candidate may import fewer symbols, import more at versions the baseline already requires
+// (wherever the baseline loads, such a version's library defines all of them), run fewer
+// constructors and lose its TLS segment (all unused), and export more or fewer weak C++ symbols (vague linkage: inline functions and
 // template instantiations, of which every module that uses one has its own copy; LLVM's LTO
 // omits them from a library's table where nothing takes their address), nothing more.
 //

@@ -96,6 +96,12 @@ TEST(LoaderView, ExportsMustMatchExactly) {
   C = B;
   C.Imports["memcpy@GLIBC_2.14"] = "global function";
   EXPECT_EQ(loaderViewDifference(B, C), "imported symbol memcpy@GLIBC_2.14 is not in the baseline");
+  // At a version the baseline requires already: every symbol of it is where the baseline loads.
+  C = B;
+  C.Imports["puts@GLIBC_2.2.5"] = "global function";
+  EXPECT_EQ(loaderViewDifference(B, C), "");
+  C.Imports["wp_new"] = "global function"; // unversioned: refused
+  EXPECT_EQ(loaderViewDifference(B, C), "imported symbol wp_new is not in the baseline");
 }
 
 // Read from a real linked file: this test program, which the loader runs.
