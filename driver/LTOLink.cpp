@@ -127,7 +127,9 @@ void OwnedLTOLink::prepare() {
     D.LargeLink = true;
     std::vector<size_t> Order(Specs.size());
     std::iota(Order.begin(), Order.end(), 0);
-    std::stable_partition(Order.begin(), Order.end(),
+    // (A whole-program link's first candidate, the whole-program link itself, stays first:
+    // the others' time and unwind check are counted against it.)
+    std::stable_partition(Order.begin() + (WholeProgram ? 1 : 0), Order.end(),
                           [&](size_t K) { return Specs[K].AfterLTOPipeline; });
     std::vector<LinkCandidateSpec> OrderedSpecs;
     std::vector<std::optional<float>> OrderedPredicted;

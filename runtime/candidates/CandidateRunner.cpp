@@ -118,14 +118,21 @@ void runCandidate(Module &Frontend, const CandidateSpec &Spec, const CandidateCo
       R.Next[R.NextCount++] = uint8_t(P.CoreSetIndex);
     }
   uint64_t Bound = uint64_t(Ctx.MaxGrowth * double(std::max<uint64_t>(R.IRBefore, 64)));
-  if (R.IRAfter > Bound)
+  if (R.IRAfter > Bound && !Spec.BitcodeOnly) // (the pre-link module is not a contender)
     return Finish(Outcome::Growth, "IR grew from " + std::to_string(R.IRBefore) + " to " +
                                        std::to_string(R.IRAfter) + " instructions");
   // The module as optimized, for the function mix (codegen rewrites it below).
   SmallString<0> Bitcode;
-  if (Ctx.EmitBitcode) {
+  if (Ctx.EmitBitcode || Spec.BitcodeOnly) {
     raw_svector_ostream BOS(Bitcode);
     WriteBitcodeToFile(M, BOS);
+  }
+  if (Spec.BitcodeOnly) {
+    if (!writeAll(OutFd, Bitcode.data(), Bitcode.size()))
+      return Finish(Outcome::CodegenFailed, "cannot hand the bitcode back");
+    R.BitcodeBytes = Bitcode.size();
+    Finish(Outcome::Ok, "");
+    return;
   }
 
   // Codegen rewrites the IR it runs on, so the assembly (if any) comes from a copy.

@@ -63,6 +63,10 @@ struct CandidateSpec {
   // Stands for clang's own output where that output cannot be measured in the needed unit
   // (-S, the IR metric, the register-allocation cost): it is the baseline, not a contender.
   bool Replica = false;
+  // Hands back the module after Pipeline as bitcode and generates no code: the bitcode a fat
+  // object carries for whole-program links (LTO's pre-link pipeline, as clang's -flto compile
+  // writes it). Not a contender either.
+  bool BitcodeOnly = false;
   // The function-mix candidate (runtime/decide/FunctionMixCandidate.h): its module is built in its
   // process from these measured versions instead of being optimized; LLVMArgs are the base
   // version's code-generation options.
