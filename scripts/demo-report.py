@@ -101,7 +101,7 @@ def verdict(size_tool, out):
     (x, a) = (name for _, name in TARGETS)
     print(f"smartcc: the installed images (jt + libjt.so) are "
           f"{words(*got[x, 'oz'], than='clang-22 -Oz')} on {x} and {words(*got[a, 'oz'])} "
-          f"on {a} (per-file optimization); "
+          f"on {a} (the same make command: per-file candidates, then whole-program links); "
           f"with -Oz -flto for both (smartcc owns the lld link), {words(*got[x, 'lto'])} and "
           f"{words(*got[a, 'lto'])}; same output (make check passed for all "
           f"{len(TARGETS) * len(MODES) * 2} builds).")
