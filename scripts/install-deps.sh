@@ -29,6 +29,9 @@ PACKAGES=(
   strace
   # unwinding through the unwind-aware constants (lit takeover/unwind-constants.test)
   gdb
+  # AArch64 boards built from source and booted (scripts/boards/): U-Boot's host tools, the
+  # system emulator
+  bc libssl-dev libgnutls28-dev qemu-system-arm
   # compiler caches and distributed builds in front of smartcc (tests/e2e/compiler-caches.sh)
   ccache sccache distcc
   # differential testing (scripts/difftest.py)
