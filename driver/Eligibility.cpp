@@ -79,8 +79,8 @@ const char *passthroughReason(const CompilerInvocation &Inv) {
   // Side outputs written during codegen would be written again by every candidate.
   if (!CG.SplitDwarfOutput.empty())
     return "split_dwarf";
-  if (!CG.StackUsageOutput.empty())
-    return "stack_usage";
+  // -fstack-usage is taken over: every candidate writes its own lines, the winner's ship
+  // beside its object (runtime/candidates/CandidateRunner.cpp).
   if (CG.getEmbedBitcode() != CodeGenOptions::Embed_Off)
     return "embed_bitcode";
   // Backend diagnostics describe the code they saw; with another winner they would mislead.

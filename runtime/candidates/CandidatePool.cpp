@@ -253,6 +253,12 @@ Expected<std::string> CandidatePool::bitcodeBytes(size_t I) const {
                 Results[I].BitcodeBytes);
 }
 
+Expected<std::string> CandidatePool::stackUsageBytes(size_t I) const {
+  return readFd(OutputFds[I],
+                Results[I].ObjectBytes + Results[I].AsmBytes + Results[I].BitcodeBytes,
+                Results[I].StackUsageBytes);
+}
+
 CandidatePool::~CandidatePool() {
   cancel();
   for (int Fd : OutputFds)

@@ -45,6 +45,8 @@ public:
   llvm::Expected<std::string> assemblyBytes(size_t I) const;
   // The optimized module before code generation (with CandidateContext::EmitBitcode).
   llvm::Expected<std::string> bitcodeBytes(size_t I) const;
+  // Its -fstack-usage lines (CandidateResult::StackUsageBytes).
+  llvm::Expected<std::string> stackUsageBytes(size_t I) const;
 
 private:
   CandidatePool() = default;

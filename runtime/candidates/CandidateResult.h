@@ -34,6 +34,9 @@ struct CandidateResult {
   // that exists only where unwind tables are emitted, which the code-for-unwind rule leaves
   // out (a build without unwind tables does not get it).
   uint64_t UnwindTradeCode = 0;
+  // With -fstack-usage: the length of the stack-usage lines of its object's code generation,
+  // after the bitcode in the memfd (what ships beside the object if it wins).
+  uint64_t StackUsageBytes = 0;
   double Millis = 0;         // wall time in the candidate process
   double RegAllocCost = 0;   // frequency-weighted spills, reloads, copies (RegAllocCost.h)
   unsigned RegAllocRanges = 0, RegAllocChanged = 0; // with a register-allocation policy

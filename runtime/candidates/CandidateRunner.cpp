@@ -1,5 +1,7 @@
 #include "runtime/candidates/CandidateRunner.h"
 #include "runtime/compile/UnwindAwareConstants.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "runtime/compile/ClangBackend.h"
 #include "runtime/support/FileDescriptorIO.h"
 #include "runtime/decide/FunctionMixCandidate.h"
@@ -148,6 +150,12 @@ void runCandidate(Module &Frontend, const CandidateSpec &Spec, const CandidateCo
   // With a register-allocation policy each function gets the cheapest of LLVM's allocation
   // and the policy's heads; the assembly then follows the same plan.
   RegAllocPlan Plan = RegAllocPlan::wholeModule(RegAllocPlan::Greedy);
+  const bool WantsStackUsage = !CI.getCodeGenOpts().StackUsageOutput.empty();
+  std::string StackUsage;
+  // (Per-function allocation assembles its object from several code generations: no single
+  // set of stack-usage lines describes it.)
+  if (WantsStackUsage && Spec.RegAlloc)
+    return Finish(Outcome::CodegenFailed, "-fstack-usage with per-function register allocation");
   if (Spec.RegAlloc) {
     Expected<PortfolioAllocation> P =
         allocatePerFunction(
@@ -172,8 +180,28 @@ void runCandidate(Module &Frontend, const CandidateSpec &Spec, const CandidateCo
     RegAllocCost Cost;
     ScopedRegAllocCost Measure(M.getContext(), Cost);
     takeUnwindConstantsCodeBytes();
-    if (Error E = Emit(M, Object, EmitKind::Object))
-      return Finish(Outcome::CodegenFailed, toString(std::move(E)));
+    // -fstack-usage: this code generation's lines go to a file of the candidate's own, handed
+    // back with the object (the user's .su file is clang's until a candidate ships).
+    SmallString<128> StackUsagePath;
+    if (WantsStackUsage) {
+      if (std::error_code EC =
+              sys::fs::createTemporaryFile("smartcc-stack-usage", "su", StackUsagePath))
+        return Finish(Outcome::CodegenFailed, "no stack-usage file: " + EC.message());
+      setStackUsageCapture(std::string(StackUsagePath));
+    }
+    Error EmitError = Emit(M, Object, EmitKind::Object);
+    if (WantsStackUsage) {
+      setStackUsageCapture("");
+      ErrorOr<std::unique_ptr<MemoryBuffer>> Lines = MemoryBuffer::getFile(StackUsagePath);
+      sys::fs::remove(StackUsagePath);
+      if (!EmitError && !Lines)
+        return Finish(Outcome::CodegenFailed,
+                      "no stack-usage lines: " + Lines.getError().message());
+      if (Lines)
+        StackUsage = (*Lines)->getBuffer().str();
+    }
+    if (EmitError)
+      return Finish(Outcome::CodegenFailed, toString(std::move(EmitError)));
     R.RegAllocCost = Cost.weighted();
     // (Per-function allocation above assembles its object from several codegens: it reports
     // none, and the rule then counts the whole code.)
@@ -192,8 +220,10 @@ void runCandidate(Module &Frontend, const CandidateSpec &Spec, const CandidateCo
     return Finish(Outcome::CodegenFailed, toString(Size.takeError()));
   if (!writeAll(OutFd, Object.data(), Object.size()) ||
       !writeAll(OutFd, Assembly.data(), Assembly.size()) ||
-      !writeAll(OutFd, Bitcode.data(), Bitcode.size()))
+      !writeAll(OutFd, Bitcode.data(), Bitcode.size()) ||
+      !writeAll(OutFd, StackUsage.data(), StackUsage.size()))
     return Finish(Outcome::CodegenFailed, "cannot hand the object back");
+  R.StackUsageBytes = StackUsage.size();
   R.Object = *Size;
   R.ObjectBytes = Object.size();
   R.AsmBytes = Assembly.size();

@@ -21,6 +21,11 @@ enum class EmitKind { Object, Assembly };
 bool emitWithClangBackend(clang::CompilerInstance &CI, llvm::Module &M, EmitKind Kind,
                           llvm::SmallVectorImpl<char> &Out);
 
+// -fstack-usage: smartcc's code generations never write the user's .su file (only clang's own
+// compile does); a candidate that needs its own stack-usage lines for shipping names a file
+// here for the code generations that follow, "" to stop.
+void setStackUsageCapture(std::string Path);
+
 // The same object, with every function in its own section when FunctionSections (as
 // -ffunction-sections would), so that each function's code and jump tables can be told apart
 // (runtime/measure/FunctionSizes.h): for deciding per function, not for shipping.

@@ -471,8 +471,24 @@ void TUOptimizer::finish(bool CompileSucceeded) {
     auto [WinPool, PoolIndex] = Origins[size_t(D.Winner)];
     Expected<std::string> Bytes =
         EmitAssembly ? WinPool->assemblyBytes(PoolIndex) : WinPool->objectBytes(PoolIndex);
-    Error E = Bytes ? replaceFile(D.Output, *Bytes) : Bytes.takeError();
+    // -fstack-usage: the winner's own lines replace clang's, or clang's output stays whole.
+    const std::string &StackUsagePath = CI.getCodeGenOpts().StackUsageOutput;
+    std::optional<std::string> ClangStackUsage;
+    Error E = Bytes ? Error::success() : Bytes.takeError();
+    if (!E && !StackUsagePath.empty()) {
+      Expected<std::string> Lines = WinPool->stackUsageBytes(PoolIndex);
+      ErrorOr<std::unique_ptr<MemoryBuffer>> Clang = MemoryBuffer::getFile(StackUsagePath);
+      if (Clang)
+        ClangStackUsage = (*Clang)->getBuffer().str();
+      E = !Lines ? Lines.takeError()
+          : !Clang ? createStringError(Clang.getError(), "cannot read " + StackUsagePath)
+                   : replaceFile(StackUsagePath, *Lines);
+    }
+    if (!E)
+      E = replaceFile(D.Output, *Bytes);
     if (E) {
+      if (ClangStackUsage) // clang's object stays: so do its lines
+        consumeError(replaceFile(StackUsagePath, *ClangStackUsage));
       D.Note = "could not write the winner, kept clang's output: " + toString(std::move(E));
       D.Winner = -1;
       D.KeptReason = "write_failed";
