@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """boot-u-boot.py U-BOOT.BIN: boots U-Boot under qemu-system-aarch64 (-machine virt -cpu
 cortex-a57, the image as the board's flash), waits for its prompt, types `version` and
-`crc32 0x40000000 0x1000` (the checksum of the first page of RAM, which U-Boot has not written
-by then... so it is compared between builds, not with a constant) and prints what U-Boot
-answered, one line each: `banner`, `version`, `crc32`. Exits non-zero if the prompt or an
-answer does not come within the time limit."""
+`crc32 0x40000000 0x1000` (a checksum of the first page of RAM as U-Boot left it: compared
+between two builds, not with a constant) and prints what U-Boot answered, one line each:
+`banner`, `version`, `crc32`. Exits non-zero if the prompt or an answer does not come in time
+or an answer is missing."""
 import os, re, select, subprocess, sys, time
 
 PROMPT = b"=> "
