@@ -17,6 +17,17 @@ Error readDynamic(const ELFFile<ELFT> &EF, LoaderView &V) {
   if (!Sections)
     return Sections.takeError();
   for (const typename ELFT::Shdr &Sec : *Sections) {
+    // The version definitions themselves (a version may name no symbol the image exports);
+    // the base one is the file's own name.
+    if (Sec.sh_type == ELF::SHT_GNU_verdef) {
+      auto Defs = EF.getVersionDefinitions(Sec);
+      if (!Defs)
+        return Defs.takeError();
+      for (const VerDef &Def : *Defs)
+        if (!(Def.Flags & ELF::VER_FLG_BASE))
+          V.VersionDefinitions.insert(Def.Name);
+      continue;
+    }
     if (Sec.sh_type != ELF::SHT_DYNAMIC)
       continue;
     auto StrSec = EF.getSection(Sec.sh_link);
@@ -119,10 +130,8 @@ Error readSymbols(const ELFObjectFileBase &Obj, LoaderView &V) {
         (*Versions)[Index].Name == *Name && Sym.getELFType() == ELF::STT_OBJECT &&
         !(*Flags & SymbolRef::SF_Undefined)) {
       Expected<section_iterator> Sec = Sym.getSection();
-      if (Sec && *Sec == Obj.section_end()) {
-        V.VersionDefinitions.insert(Name->str());
+      if (Sec && *Sec == Obj.section_end())
         continue;
-      }
       if (!Sec)
         consumeError(Sec.takeError());
     }
@@ -154,8 +163,6 @@ Error readSymbols(const ELFObjectFileBase &Obj, LoaderView &V) {
     if (Visibility == ELF::STV_PROTECTED)
       What += " protected";
     V.Exports[Key] = What;
-    if ((*Versions).size() > Index && (*Versions)[Index].IsVerDef)
-      V.VersionDefinitions.insert((*Versions)[Index].Name);
   }
   return Error::success();
 }
