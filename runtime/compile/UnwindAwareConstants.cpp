@@ -1,5 +1,4 @@
 #include "runtime/compile/UnwindAwareConstants.h"
-#include "llvm/ADT/StringMap.h"
 #include "llvm/CodeGen/MachineFunction.h"
 #include "llvm/CodeGen/MachineFunctionPass.h"
 #include "llvm/CodeGen/MachineInstrBuilder.h"
@@ -72,7 +71,10 @@ public:
       return false;
     const TargetInstrInfo &TII = *MF.getSubtarget().getInstrInfo();
     const TargetRegisterInfo &TRI = *MF.getSubtarget().getRegisterInfo();
-    const X86Opcodes O = findOpcodes(TII, TRI);
+    // Looked up once per instruction table, not per function (a walk over every opcode).
+    if (OpcodesOf != &TII)
+      Opcodes = findOpcodes(TII, TRI), OpcodesOf = &TII;
+    const X86Opcodes &O = Opcodes;
     if (!O.Complete)
       return false;
     bool Changed = false;
@@ -115,6 +117,10 @@ public:
       AddedCodeBytes += 4;
     return Changed;
   }
+
+private:
+  X86Opcodes Opcodes;
+  const TargetInstrInfo *OpcodesOf = nullptr;
 };
 
 char UnwindAwareConstants::ID = 0;
