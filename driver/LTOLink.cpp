@@ -52,6 +52,7 @@ void OwnedLTOLink::prepare() {
   Prepared = true;
   Verbose = C.getArgs().hasArg(clang::options::OPT_v);
   const llvm::opt::ArgStringList &Args = Link->getArguments();
+  MapFile = mapFileOf(Args);
   D.Kind = "link";
   D.Input = WholeProgram ? "(whole-program link)" : "(LTO link)";
   D.Output = Output;
@@ -161,6 +162,8 @@ void OwnedLTOLink::prepare() {
       if (StringRef(Args[I]) == "-o" && I + 1 < Args.size())
         Cmd.push_back(std::string(Temp)), ++I;
     }
+    if (!MapFile.empty())
+      redirectMapFile(Cmd, (Temp + ".map").str());
     std::vector<std::string> Base = Cmd;
     for (std::string &Arg : extraLinkerArgs(Spec, Thin, LTOLevel))
       Cmd.push_back(std::move(Arg));
@@ -217,6 +220,7 @@ void OwnedLTOLink::prepareReplay(const std::vector<std::string> &Cmd) {
   for (size_t I = 0; I + 1 < OptimizeCmd.size(); ++I)
     if (OptimizeCmd[I] == "-o")
       OptimizeCmd[I + 1] = "/dev/null";
+  redirectMapFile(OptimizeCmd, "/dev/null"); // not the map of the candidate it was made from
   OptimizeCmd.push_back("--load-pass-plugin=" + ltoPluginPath());
   OptimizeCmd.push_back("--lto-emit-llvm");
   // Just before the first candidate that replays: a whole-link candidate before it (the IR
@@ -393,8 +397,11 @@ LTOLinkHandle::~LTOLinkHandle() {
     return;
   L->joinBeside();
   L->killActive();
-  for (const std::string &T : L->Temps)
+  for (const std::string &T : L->Temps) {
     sys::fs::remove(T);
+    if (!L->MapFile.empty())
+      sys::fs::remove(T + ".map");
+  }
   if (L->WholeProgram && !L->Temps.empty())
     sys::fs::remove(L->Temps[0] + ".err");
   if (!L->OptimizedPath.empty())

@@ -32,6 +32,48 @@ bool writesSideOutput(StringRef A) {
   return false;
 }
 
+// -Map FILE, -Map=FILE, --Map FILE, --Map=FILE: the map file of the link.
+static bool isMapOption(StringRef A) { return A == "-Map" || A == "--Map"; }
+static bool isJoinedMap(StringRef A) {
+  return A.starts_with("-Map=") || A.starts_with("--Map=");
+}
+
+std::string mapFileOf(const opt::ArgStringList &Args) {
+  std::string Path;
+  for (size_t I = 0; I < Args.size(); ++I) {
+    StringRef A = Args[I];
+    if (isMapOption(A) && I + 1 < Args.size())
+      Path = Args[++I]; // lld takes the last
+    else if (isJoinedMap(A))
+      Path = A.substr(A.find('=') + 1).str();
+  }
+  return Path;
+}
+
+void redirectMapFile(std::vector<std::string> &Cmd, StringRef Path) {
+  for (size_t I = 0; I < Cmd.size(); ++I) {
+    StringRef A = Cmd[I];
+    if (isMapOption(A) && I + 1 < Cmd.size())
+      Cmd[++I] = Path.str();
+    else if (isJoinedMap(A))
+      Cmd[I] = (A.substr(0, A.find('=') + 1) + Path).str();
+  }
+}
+
+std::string sideOutputBesidesMap(const opt::ArgStringList &Args) {
+  for (size_t I = 0; I < Args.size(); ++I) {
+    StringRef A = Args[I];
+    if (isMapOption(A)) {
+      ++I; // its file, which could be named like an option
+      continue;
+    }
+    if (isJoinedMap(A))
+      continue;
+    if (writesSideOutput(A))
+      return A.str();
+  }
+  return "";
+}
 
 // The lld link job of an -flto compilation at a size level, or null (with the reason).
 const Command *ownedLink(const Compilation &C, const Config &Cfg, std::string &Reason,
@@ -64,11 +106,13 @@ const Command *ownedLink(const Compilation &C, const Config &Cfg, std::string &R
     Reason = "lto_link_not_lld"; // GNU ld / gold with LLVMgold.so: clang's link, as is
     return nullptr;
   }
+  // A map file is owned with the link (each candidate writes its own; the shipped image's
+  // replaces the user's): firmware builds nearly always ask for one.
+  if (!sideOutputBesidesMap(Link->getArguments()).empty()) {
+    Reason = "link_side_output";
+    return nullptr;
+  }
   for (const char *A : Link->getArguments()) {
-    if (writesSideOutput(A)) {
-      Reason = "link_side_output";
-      return nullptr;
-    }
     // The user chose LTO's pipeline (-Wl,--lto-newpm-passes=...): candidates would replace it
     // (lld keeps the last one), and no default pipeline runs for replay to save.
     if (StringRef(A).contains("lto-newpm-passes")) {

@@ -19,6 +19,17 @@ const clang::driver::Command *ownedLink(const clang::driver::Compilation &C, con
 // save-temps, --version, ...): a repeated link would write or print it again.
 bool writesSideOutput(llvm::StringRef A);
 
+// The map file a linker command writes (-Map FILE, -Map=FILE, --Map...), empty if none: the
+// side output an owned link takes over (each candidate writes its own, the shipped image's
+// map replaces the user's).
+std::string mapFileOf(const llvm::opt::ArgStringList &Args);
+
+// Points a command's map file options (as mapFileOf reads them) at Path.
+void redirectMapFile(std::vector<std::string> &Cmd, llvm::StringRef Path);
+
+// The first argument that writes a side output other than the map file, empty if none.
+std::string sideOutputBesidesMap(const llvm::opt::ArgStringList &Args);
+
 // The value following "-o" in the linker's arguments.
 std::string linkOutput(const llvm::opt::ArgStringList &Args);
 

@@ -291,6 +291,19 @@ void OwnedLTOLink::finish(double BaselineMillis) {
       D.Note = "could not replace the output, kept clang's link: " + EC.message();
       D.Winner = -1;
       D.KeptReason = "write_failed";
+    } else if (!MapFile.empty()) {
+      // The map describes the image that ships. The output is already the candidate's: a map
+      // that cannot follow is removed rather than left describing clang's link.
+      // Written beside the output, it may have to cross to another file system.
+      std::string Map = Temps[size_t(D.Winner)] + ".map";
+      std::error_code EC = sys::fs::rename(Map, MapFile);
+      if (EC && !(EC = sys::fs::copy_file(Map, MapFile)))
+        sys::fs::remove(Map);
+      if (EC) {
+        sys::fs::remove(MapFile);
+        D.Note = "the map file could not be replaced (" + EC.message() + "): " + MapFile +
+                 " removed";
+      }
     }
   }
   // (The candidates' temporary outputs go with the handle, LTOLinkHandle's destructor.)

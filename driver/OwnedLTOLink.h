@@ -68,6 +68,9 @@ struct OwnedLTOLink {
   }
   void waitForWholeProgram();
   std::string Level, Output;
+  // The user's map file (-Map), empty if none: each candidate writes its own beside its
+  // output (its temporary's name + ".map"), and the shipped link's replaces it.
+  std::string MapFile;
   bool Verbose = false;
   bool Prepared = false;
   TUDecision D;

@@ -106,11 +106,14 @@ const Command *wholeProgramLink(const Compilation &C, const Config &Cfg,
     Reason = "wp_relocatable"; // its output is an input of another link
     return nullptr;
   }
-  for (const char *A : LinkArgs)
-    if (writesSideOutput(A)) {
-      Reason = "link_side_output";
-      return nullptr;
-    }
+  // A map file is owned with the link (LTOLinkCommand.h) when the user's linker is lld: the
+  // map of a whole-program image, lld's, would replace another linker's, in another format.
+  if (!sideOutputBesidesMap(LinkArgs).empty() ||
+      (!mapFileOf(LinkArgs).empty() &&
+       !sys::path::filename(Link->getExecutable()).starts_with("ld.lld"))) {
+    Reason = "link_side_output";
+    return nullptr;
+  }
   std::vector<std::string> Inputs;
   for (const InputInfo &I : Link->getInputInfos())
     if (I.isFilename())
@@ -119,6 +122,12 @@ const Command *wholeProgramLink(const Compilation &C, const Config &Cfg,
     Inputs.push_back(std::move(Library));
   if (!bitcodeInputBytes(Inputs, /*FatSections=*/true)) {
     Reason = "wp_no_bitcode";
+    return nullptr;
+  }
+  // lld links a fat object from its bitcode alone: one whose bitcode lacks some of its code
+  // (GNU ld -r merged it with assembly) would lose that code.
+  if (!fatBitcodeGap(Inputs).empty()) {
+    Reason = "wp_partial_bitcode";
     return nullptr;
   }
 

@@ -3,6 +3,8 @@
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/Object/Archive.h"
 #include "llvm/Object/ELFObjectFile.h"
+#include "llvm/Object/IRObjectFile.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 using namespace llvm;
@@ -34,7 +36,115 @@ void visitFatSection(MemoryBufferRef File, function_ref<void(MemoryBufferRef)> V
   }
 }
 
+// Why a fat object's bitcode does not stand for its machine code ("" if it does, or if it has
+// no .llvm.lto section): a relocatable link by GNU ld (`ld -r`) keeps the section, so an object
+// it merged from a fat object and an assembly file (or another compiler's object) carries one
+// module that lacks the others' code, and several fat objects merged make one section of
+// several modules. lld's --fat-lto-objects would link the bitcode instead of all of it.
+std::string fatSectionGap(MemoryBufferRef File) {
+  Expected<std::unique_ptr<object::ObjectFile>> Obj = object::ObjectFile::createObjectFile(File);
+  if (!Obj) {
+    consumeError(Obj.takeError());
+    return "";
+  }
+  const auto *ELF = dyn_cast<object::ELFObjectFileBase>(Obj->get());
+  if (!ELF)
+    return "";
+  std::optional<StringRef> Bitcode;
+  for (object::ELFSectionRef Sec : ELF->sections()) {
+    if (Sec.getType() != ELF::SHT_LLVM_LTO)
+      continue;
+    if (Bitcode)
+      return "more than one .llvm.lto section";
+    Expected<StringRef> Contents = Sec.getContents();
+    if (!Contents) {
+      consumeError(Contents.takeError());
+      return "its .llvm.lto section cannot be read";
+    }
+    Bitcode = *Contents;
+  }
+  if (!Bitcode)
+    return "";
+  Expected<object::IRSymtabFile> Symtab = object::readIRSymtab(MemoryBufferRef(*Bitcode, ""));
+  if (!Symtab) {
+    consumeError(Symtab.takeError());
+    return "its .llvm.lto section is not readable bitcode";
+  }
+  if (Symtab->Mods.size() != 1)
+    return std::to_string(Symtab->Mods.size()) +
+           " modules in its .llvm.lto section (objects merged by a relocatable link)";
+  StringSet<> InBitcode;
+  for (const irsymtab::Reader::SymbolRef &Sym : Symtab->TheReader.symbols())
+    if (!Sym.isUndefined())
+      InBitcode.insert(Sym.getName());
+  for (const object::ELFSymbolRef &Sym : ELF->symbols()) {
+    Expected<uint32_t> Flags = Sym.getFlags();
+    if (!Flags) {
+      consumeError(Flags.takeError());
+      continue;
+    }
+    if (!(*Flags & (object::SymbolRef::SF_Global | object::SymbolRef::SF_Weak)) ||
+        (*Flags & object::SymbolRef::SF_Undefined))
+      continue;
+    uint8_t Type = Sym.getELFType();
+    if (Type == ELF::STT_SECTION || Type == ELF::STT_FILE)
+      continue;
+    Expected<StringRef> Name = Sym.getName();
+    if (!Name) {
+      consumeError(Name.takeError());
+      continue;
+    }
+    if (!InBitcode.contains(*Name))
+      return ("its machine code defines " + *Name + ", its bitcode does not").str();
+  }
+  return "";
+}
+
 } // namespace
+
+std::string fatBitcodeGap(ArrayRef<std::string> Inputs) {
+  for (const std::string &Path : Inputs) {
+    ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
+    if (!Buf)
+      continue;
+    file_magic Magic = identify_magic((*Buf)->getBuffer());
+    if (Magic == file_magic::elf_relocatable) {
+      std::string Gap = fatSectionGap((*Buf)->getMemBufferRef());
+      if (!Gap.empty())
+        return Path + ": " + Gap;
+      continue;
+    }
+    if (Magic != file_magic::archive)
+      continue;
+    Expected<std::unique_ptr<object::Archive>> A =
+        object::Archive::create((*Buf)->getMemBufferRef());
+    if (!A) {
+      consumeError(A.takeError());
+      continue;
+    }
+    Error Err = Error::success();
+    for (const object::Archive::Child &Child : (*A)->children(Err)) {
+      Expected<MemoryBufferRef> Member = Child.getMemoryBufferRef();
+      if (!Member) {
+        consumeError(Member.takeError());
+        continue;
+      }
+      if (identify_magic(Member->getBuffer()) != file_magic::elf_relocatable)
+        continue;
+      std::string Gap = fatSectionGap(*Member);
+      if (!Gap.empty()) {
+        Expected<StringRef> Name = Child.getName();
+        std::string Member = Name ? Name->str() : "?";
+        if (!Name)
+          consumeError(Name.takeError());
+        consumeError(std::move(Err));
+        return Path + "(" + Member + "): " + Gap;
+      }
+    }
+    consumeError(std::move(Err));
+  }
+  return "";
+}
 
 void forEachBitcodeInput(ArrayRef<std::string> Inputs, function_ref<void(MemoryBufferRef)> Visit,
                          bool FatSections) {

@@ -19,6 +19,13 @@ void forEachBitcodeInput(llvm::ArrayRef<std::string> Inputs,
                          llvm::function_ref<void(llvm::MemoryBufferRef)> Visit,
                          bool FatSections = false);
 
+// Why the fat objects among Inputs (files, archive members) cannot be linked from their
+// bitcode ("FILE: why"), empty if every one can: an object whose .llvm.lto section does not
+// stand for all of its machine code (merged by GNU ld -r with an assembly file or with other
+// fat objects: several modules, or a global symbol its bitcode does not define). lld's
+// --fat-lto-objects would link that bitcode and silently lose the rest.
+std::string fatBitcodeGap(llvm::ArrayRef<std::string> Inputs);
+
 // The bytes of that bitcode, summed: the program's size as LTO will see it, before any work.
 uint64_t bitcodeInputBytes(llvm::ArrayRef<std::string> Inputs, bool FatSections = false);
 
