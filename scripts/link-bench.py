@@ -178,9 +178,13 @@ def stripped_bytes(path):
         return os.path.getsize(copy)
 
 
-def measure_install(destdir, measurer):
-    """Every ELF executable, shared library and archive the install step installed."""
+def measure_install(destdir, measurer, raw_images=()):
+    """Every ELF executable, shared library and archive the install step installed, and the
+    raw images the recipe names (`raw_images`: a board's u-boot.bin or kernel Image, what its
+    boot loader loads), measured by file size and kept out of the linked totals: the ELF
+    they are made from is counted there, by class."""
     files, seen, copies = {}, {}, {}
+    raw = {}
     for d, _, names in os.walk(destdir):
         for n in sorted(names):
             p = os.path.join(d, n)
@@ -191,6 +195,10 @@ def measure_install(destdir, measurer):
                 continue
             seen[(st.st_dev, st.st_ino)] = p
             kind = elf_kind(p)
+            if kind is None and os.path.relpath(p, destdir) in raw_images:
+                raw[os.path.relpath(p, destdir)] = dict(empty_sizes(), kind="raw",
+                                                        image=st.st_size, file_bytes=st.st_size)
+                continue
             if kind in ("executable", "shared", "archive"):
                 # A copy of an installed program (bzip2's bunzip2, bzcat) counts once.
                 with open(p, "rb") as f:
@@ -210,6 +218,7 @@ def measure_install(destdir, measurer):
         if p in copies:  # identical copies installed under other names, counted once
             rec["copies"] = [os.path.relpath(q, destdir) for q in copies[p]]
         out[os.path.relpath(p, destdir)] = rec
+    out.update(raw)
     return out
 
 
@@ -323,7 +332,7 @@ def step_env(recipes, config, compiler, bin_dir, jobs, work, src, destdir):
         "CFLAGS": c["cflags"], "CXXFLAGS": c["cflags"], "LDFLAGS": c.get("ldflags", ""),
         "OPT": c.get("opt", "-Oz"), "TARGET": target, "HOST_ARG": c.get("host_arg", ""),
         "RUN": c.get("run", ""), "JOBS": str(jobs), "DESTDIR": destdir, "SRC": src,
-        "WORK": work, "CONFIG": config, "COMPILER": compiler, "PREFIX": "/usr",
+        "WORK": work, "CONFIG": config, "COMPILER": compiler, "PREFIX": "/usr", "REPO": REPO,
         "FORCE_UNSAFE_CONFIGURE": "1", "LC_ALL": "C",
     }
     files = {}
@@ -525,6 +534,16 @@ def run_step(args, recipes, project, config, compiler, measurer, path):
         res.update(status="failed", failed_phase="source", error=str(e))
         return res
     env = step_env(recipes, config, compiler, args.bin, args.jobs, work, src, destdir)
+    # Sources a recipe builds beside the project's (a board's firmware with its C library):
+    # each extracted into WORK, named by $<PACKAGE>_SRC.
+    for pkg in r.get("extra_packages", []):
+        dest = os.path.join(work, pkg + "-src")
+        try:
+            extract(source_tarball(pkg), dest)
+        except Exception as e:  # noqa: BLE001 - reported in the result
+            res.update(status="failed", failed_phase="source", error=str(e))
+            return res
+        env[pkg.upper().replace("-", "_").replace(".", "_") + "_SRC"] = dest
     decisions = os.path.join(work, "decisions.jsonl")
     # smartcc's decision log and counters of the phases that make what is installed: the build
     # (TUs and links) and the install (libtool relinks there). Not configure: any SMARTCC_
@@ -547,7 +566,7 @@ def run_step(args, recipes, project, config, compiler, measurer, path):
             res.update(status="failed", failed_phase=phase, log_tail=tail(logf))
             break
     if res["status"] == "ok":
-        res["installed"] = measure_install(destdir, measurer)
+        res["installed"] = measure_install(destdir, measurer, r.get("raw_images", []))
         res["objects"] = measure_objects(src, measurer)
         res["measured_with"] = measurer.method
         if not res["installed"]:
@@ -564,7 +583,11 @@ def run_step(args, recipes, project, config, compiler, measurer, path):
                 shutil.copyfile(lg, os.path.join(
                     args.out, "logs", name + (".decisions.jsonl" if ph == "build" else
                                               f".{ph}.decisions.jsonl")))
-    if res["status"] == "ok" and r.get("test") and (compiler == "smartcc" or args.test_clang):
+    # A board's boot check runs on both compilers' images (`test_both`): the comparison is of
+    # images that boot.
+    both = r.get("test_both", config_for(recipes, config).get("test_both", False))
+    if res["status"] == "ok" and r.get("test") and (compiler == "smartcc" or args.test_clang
+                                                     or both):
         log(f"  {name}: test")
         rc, wall, cpu = run_phase(r["test"], src, env, logf, int(r.get("test_timeout", 3600)))
         res["tests"] = "pass" if rc == 0 else "FAIL"
@@ -646,8 +669,8 @@ def compare(c, s):
                 "wall_ratio": ratio(ps[phase]["wall_s"], pc[phase]["wall_s"]),
                 "cpu_ratio": ratio(ps[phase]["cpu_s"], pc[phase]["cpu_s"])}
     row["tests"] = s.get("tests", "none")
-    if "clang_tests" in s:
-        row["clang_tests"] = s["clang_tests"]
+    if c.get("tests") in ("pass", "FAIL"):
+        row["clang_tests"] = c["tests"]
     row["files"] = {}
     for f in sorted(set(c["installed"]) | set(s["installed"])):
         a, b = c["installed"].get(f), s["installed"].get(f)
@@ -747,9 +770,9 @@ LINK_HEADER = ["project", "links owned", "candidate shipped (which)", "clang's l
                "link wall smartcc/clang", "link CPU smartcc/clang"]
 LINK_NOTE = ("Links: smartcc's decision log (`\"kind\": \"link\"` lines) of the build and "
              "install phases; *left to clang* are its `link.passthrough.REASON` counters "
-             "(`lto_link_not_lld`: a GNU linker; `link_side_output`: -Wl,-Map and the like; "
-             "`not_size_level`: no -Oz/-Os on the link line). Bytes saved: baseline minus shipped "
-             "image of the owned links, in % of their baseline. Link wall: smartcc's whole owned "
+             "(`lto_link_not_lld`: a GNU linker; `link_side_output`: --why-extract, save-temps "
+             "and the like, a map file only with another linker than lld; `not_size_level`: no "
+             "-Oz/-Os on the link line). Bytes saved: baseline minus shipped image of the owned links, in % of their baseline. Link wall: smartcc's whole owned "
              "link (clang's link, the candidates beside and after it, the decision; the log's "
              "`total_ms`) over clang's link timed inside smartcc (the baseline; smartcc before "
              "086924e (2026-11-26) logged no total: then the baseline plus the candidates run {jobs} at "
@@ -771,6 +794,29 @@ def f_pct(c, s):
 
 def f_bytes(n):
     return f"{n:,}"
+
+
+def per_image_table(cfg, rows):
+    """Every installed image of every project, by class (a board's bootloader, kernel and
+    firmware are separate images, each booted), raw images by file size."""
+    L = [f"**Per image ({cfg})**", "",
+         "| project | image | clang | smartcc | ratio | code | rodata | data | unwind | "
+         "boot/run check |", "|---|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        if r["status"] != "ok":
+            continue
+        check = r["tests"] + (f" (clang: {r['clang_tests']})" if "clang_tests" in r else "")
+        for f, d in r["files"].items():
+            a, b = d["clang"], d["smartcc"]
+            if not a or not b or d["kind"] == "archive":
+                continue
+            cls = (["–"] * 4 if d["kind"] == "raw" else
+                   [f_ratio(ratio(a[k], b[k])) for k in CLASSES])
+            L.append(f"| {r['project']} | {f}{' (raw)' if d['kind'] == 'raw' else ''} | "
+                     f"{f_bytes(a['image'])} | {f_bytes(b['image'])} | "
+                     f"{f_ratio(ratio(a['image'], b['image']))} | " + " | ".join(cls) +
+                     f" | {check} |")
+    return L + [""]
 
 
 def markdown(results):
@@ -839,6 +885,8 @@ def markdown(results):
                   f"{f_ratio(t.get('build', {}).get('cpu_s'), 2)}",
                   f"- tests on smartcc's build: {t['tests_pass']} pass, {t['tests_fail']} fail",
                   ""]
+        if block.get("per_image"):
+            L += per_image_table(cfg, rows)
         ok_links = [r for r in rows if r["status"] == "ok" and has_links(r.get("links"))]
         if ok_links:
             L += [f"**Link decisions ({cfg})**", "",
@@ -1062,6 +1110,7 @@ def aggregate(args, recipes, plan, measured_with):
                 pending.append(p)
         t = totals(rows)
         results["configs"][cfg] = {"description": config_for(recipes, cfg).get("description", ""),
+                                   "per_image": config_for(recipes, cfg).get("per_image", False),
                                    "rows": rows, "totals": t, "pending": pending}
         all_rows += rows
     results["total"] = totals(all_rows)

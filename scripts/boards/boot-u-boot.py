@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """boot-u-boot.py U-BOOT.BIN: boots U-Boot under qemu-system-aarch64 (-machine virt -cpu
-cortex-a57, the image as the board's flash), waits for its prompt, types `version` and
+cortex-a57, the image as the board's flash, no network card: its boot ROM is another
+package's), waits for its prompt, types `version` and
 `crc32 0x40000000 0x1000` (a checksum of the first page of RAM as U-Boot left it: compared
 between two builds, not with a constant) and prints what U-Boot answered, one line each:
 `banner`, `version`, `crc32`. Exits non-zero if the prompt or an answer does not come in time
@@ -28,7 +29,7 @@ def read_until(proc, pattern, limit):
 def main():
     image = sys.argv[1]
     proc = subprocess.Popen(["qemu-system-aarch64", "-machine", "virt", "-cpu", "cortex-a57",
-                             "-m", "256", "-nographic", "-bios", image],
+                             "-m", "256", "-nographic", "-nic", "none", "-bios", image],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT)
     try:

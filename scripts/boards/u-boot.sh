@@ -8,7 +8,10 @@
 # Prints the build's CPU and wall seconds; leaves OUT/u-boot.bin and OUT/u-boot.
 set -euo pipefail
 src=$1 out=$2 cc=$3
-rm -rf "$out" && mkdir -p "$out" && cp -a "$src/." "$out/"
+# OUT may be SRC (link-bench builds in the tree it extracted); otherwise a copy of SRC.
+if [ "$(realpath "$src")" != "$(realpath -m "$out")" ]; then
+  rm -rf "$out" && mkdir -p "$out" && cp -a "$src/." "$out/"
+fi
 cd "$out"
 sed -i 's/ -ffixed-r9//g' arch/arm/config.mk
 export CROSS_COMPILE=aarch64-linux-gnu-
