@@ -1,6 +1,7 @@
 // What one candidate's process reports back. It lives in memory shared between the compiler
 // and the candidate processes, so it is plain old data: no pointers, no std::string.
 #pragma once
+#include "runtime/measure/StackSizeWarnings.h"
 #include "runtime/measure/SizeMeasurer.h"
 #include <cstdint>
 #include <cstring>
@@ -37,6 +38,9 @@ struct CandidateResult {
   // With -fstack-usage: the length of the stack-usage lines of its object's code generation,
   // after the bitcode in the memfd (what ships beside the object if it wins).
   uint64_t StackUsageBytes = 0;
+  // With -Wframe-larger-than: the stack-size warnings its object's code generation would
+  // print (runtime/measure/StackSizeWarnings.h); a Count of UINT32_MAX: not known.
+  StackSizeWarnings StackWarnings;
   double Millis = 0;         // wall time in the candidate process
   double RegAllocCost = 0;   // frequency-weighted spills, reloads, copies (RegAllocCost.h)
   unsigned RegAllocRanges = 0, RegAllocChanged = 0; // with a register-allocation policy

@@ -37,7 +37,10 @@ namespace {
 // stderr) and remembers the first error, which decides the candidate's outcome.
 struct RecordingDiagnosticHandler : DiagnosticHandler {
   std::string FirstError;
+  StackSizeWarnings Stack; // what clang's handler would have printed (-Wframe-larger-than)
   bool handleDiagnostics(const DiagnosticInfo &DI) override {
+    if (Stack.add(DI))
+      return true;
     if (DI.getSeverity() == DS_Error && FirstError.empty()) {
       raw_string_ostream OS(FirstError);
       DiagnosticPrinterRawOStream DP(OS);
@@ -168,6 +171,8 @@ void runCandidate(Module &Frontend, const CandidateSpec &Spec, const CandidateCo
       return Finish(Outcome::CodegenFailed, toString(P.takeError()));
     Object = std::move(P->Object);
     Plan = std::move(P->Plan);
+    // Several code generations, one object: which warnings it would print is not known.
+    R.StackWarnings.Count = UINT32_MAX;
     R.RegAllocCost = P->Cost.weighted();
     R.RegAllocRanges = P->Log.Ranges;
     R.RegAllocChanged = P->Log.Changed;
@@ -189,7 +194,9 @@ void runCandidate(Module &Frontend, const CandidateSpec &Spec, const CandidateCo
         return Finish(Outcome::CodegenFailed, "no stack-usage file: " + EC.message());
       setStackUsageCapture(std::string(StackUsagePath));
     }
+    Diags->Stack = {};
     Error EmitError = Emit(M, Object, EmitKind::Object);
+    R.StackWarnings = Diags->Stack;
     if (WantsStackUsage) {
       setStackUsageCapture("");
       ErrorOr<std::unique_ptr<MemoryBuffer>> Lines = MemoryBuffer::getFile(StackUsagePath);

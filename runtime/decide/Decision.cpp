@@ -65,6 +65,9 @@ void chooseWinner(TUDecision &D) {
                                 C.Result.UnwindTradeCode);
     if (!C.Rejected && D.Rules.Active && !C.NewUndefined.empty())
       C.Rejected = "new_undefined_symbol";
+    if (!C.Rejected && D.Rules.Active && D.CheckStackSize &&
+        !(C.Result.StackWarnings == D.ClangStackSize))
+      C.Rejected = "stack_size_warning";
     // The library's PLT entries the candidate adds: writable .got.plt (RAM), and image bytes
     // its object does not show, charged where RAM growth is allowed.
     const uint64_t Value = C.Value + (WholeImage ? PLTEntryBytes * C.NewPLTCount : 0);
@@ -132,6 +135,9 @@ static std::string ruleInWords(const CandidateReport &C) {
            (C.NewPLTCount > 1 ? " (and " + std::to_string(C.NewPLTCount - 1) + " more)" : "") +
            " through the shared library's PLT where clang's object does not (an entry: " +
            std::to_string(PLTEntryBytes) + " bytes, 8 of them writable .got.plt)";
+  if (Rule == "stack_size_warning")
+    return "smaller, not shipped: its stack frame warnings (-Wframe-larger-than) would not be "
+           "the ones clang printed";
   return "smaller, not shipped: trades code bytes for unwind tables";
 }
 

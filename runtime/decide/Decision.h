@@ -77,6 +77,10 @@ struct TUDecision {
   std::string Directory, Input, Output, Target, Level; // paths as given, relative to Directory
   Metric SizeMetric = Metric::ImageBytes;
   ShipRules Rules;
+  // -Wframe-larger-than: the stack-size warnings clang's compile printed; a candidate whose
+  // own differ is not shipped (rule "stack_size_warning", runtime/measure/StackSizeWarnings.h).
+  bool CheckStackSize = false;
+  StackSizeWarnings ClangStackSize;
   ObjectSize Baseline;
   uint64_t BaselineValue = 0;
   bool BaselineMeasured = false;

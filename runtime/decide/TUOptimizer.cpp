@@ -1,4 +1,5 @@
 #include "runtime/decide/TUOptimizer.h"
+#include "runtime/measure/StackSizeWarnings.h"
 #include "runtime/compile/UnwindAwareConstants.h"
 #include "runtime/compile/FatObject.h"
 #include "runtime/candidates/AgentCandidates.h"
@@ -119,6 +120,12 @@ void TUOptimizer::attach() {
 }
 
 void TUOptimizer::onOptimizerLast(Module &M) {
+  // -Wframe-larger-than: what clang's code generation, which starts now, warns about.
+  if (CI.getCodeGenOpts().WarnStackSize != UINT_MAX && !StackRecorded) {
+    ClangStackSize = std::make_shared<StackSizeWarnings>();
+    recordStackSizeWarnings(M.getContext(), ClangStackSize);
+    StackRecorded = true;
+  }
   if (Guided)
     Guided->snapshotAfterClang(M);
   // clang's own version of the module for the function mix (only when candidates run, so
@@ -463,6 +470,9 @@ void TUOptimizer::finish(bool CompileSucceeded) {
       }
     }
   }
+  D.CheckStackSize = StackRecorded;
+  if (ClangStackSize)
+    D.ClangStackSize = *ClangStackSize;
   chooseWinner(D);
   if (!Cfg.SaveCandidatesDir.empty())
     saveCandidates();
@@ -572,7 +582,9 @@ void TUOptimizer::runFunctionMix(Metric M, TUDecision &D) {
     for (size_t I = 0; P && I < P->size(); ++I) {
       const CandidateResult &R = P->result(I);
       const CandidateSpec &S = P->spec(I);
-      if (R.Result != Outcome::Ok || !R.BitcodeBytes || S.Replica || S.RegAlloc)
+      // (The fat object's pre-link bitcode job has no object: nothing to mix.)
+      if (R.Result != Outcome::Ok || !R.BitcodeBytes || !R.ObjectBytes || S.Replica ||
+          S.RegAlloc || S.BitcodeOnly)
         continue;
       Expected<std::string> Bitcode = P->bitcodeBytes(I);
       Expected<std::string> Object = P->objectBytes(I);

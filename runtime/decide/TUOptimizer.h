@@ -7,6 +7,7 @@
 //   finish()   after the compile: measures clang's output and the candidates', ships the
 //              strictly smallest (clang's on ties and failures), and records the decision.
 #pragma once
+#include "runtime/measure/StackSizeWarnings.h"
 #include "runtime/candidates/AgentCandidates.h"
 #include "runtime/candidates/GuidedSearch.h"
 #include "runtime/candidates/InlinerCandidates.h"
@@ -73,6 +74,10 @@ private:
   std::unique_ptr<GuidedSearch> Guided; // effort 2: rounds after the core set (GuidedSearch.h)
   std::vector<std::unique_ptr<CandidatePool>> GuidedPools;
   std::string ClangBitcode;                // clang's module at its optimizer's end, for the mix
+  // -Wframe-larger-than: the stack-size warnings of clang's code generation, recorded by a
+  // handler the compile's LLVM context owns (shared: the context may outlive this).
+  std::shared_ptr<StackSizeWarnings> ClangStackSize;
+  bool StackRecorded = false;
   std::unique_ptr<CandidatePool> MixPool;  // the function-mix candidate
   std::string BudgetNote; // what the candidate budget left out
   bool LargeTU = false;   // more IR instructions than the candidate budget

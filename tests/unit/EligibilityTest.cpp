@@ -186,6 +186,8 @@ TEST(EligibilityTest, SplitDwarf) {
 TEST(EligibilityTest, StackUsage) {
   // -fstack-usage is taken over: each candidate writes its own lines (CandidateRunner.cpp).
   expectEligible(classify(cc1("-Oz", {"-stack-usage-file", "x.su"})), "Oz");
+  // -Wframe-larger-than too: candidates ship only with clang's warnings (StackSizeWarnings.h).
+  expectEligible(classify(cc1("-Oz", {"-fwarn-stack-size=100"})), "Oz");
 }
 
 // The remaining passthrough reasons the user guide promises, in the driver's cc1 spelling.
@@ -226,7 +228,6 @@ TEST(EligibilityTest, DocumentedPassthroughReasons) {
       {"-fsave-optimization-record",
        {"-opt-record-file", "x.opt.yaml", "-opt-record-format", "yaml"},
        "remarks"},
-      {"-Wframe-larger-than=100", {"-fwarn-stack-size=100"}, "stack_size_warning"},
       {"-ftime-trace", {"-ftime-trace=x.json"}, "timing"},
       {"-ftime-report", {"-ftime-report"}, "timing"},
   };
