@@ -1,4 +1,5 @@
 #include "driver/LTOLink.h"
+#include "runtime/compile/UnwindAwareConstants.h"
 #include "driver/LTOLinkCommand.h"
 #include "driver/OwnedLTOLink.h"
 #include "runtime/decide/Decision.h"
@@ -112,6 +113,9 @@ void OwnedLTOLink::prepare() {
     const LinkCandidateSpec &Spec = Cfg.LinkCandidateLibrary.at(Name);
     // Not for this target (as compile candidates' skip_targets).
     if (skipsTarget(Spec.SkipTargets, D.Target))
+      continue;
+    // unwind_constants=false: no candidate of the link uses them either.
+    if (!Cfg.UnwindConstants && usesUnwindConstants(Spec))
       continue;
     Specs.push_back(Spec);
     Predicted.push_back(std::nullopt);
@@ -298,8 +302,20 @@ bool OwnedLTOLink::startNext() {
   const bool Replaying = replays(Next);
   D.Candidates[Next].Replayed = Replaying;
   std::string Err;
+  // The unwind-aware constants in lld's code generation count the code they add into a file
+  // of the candidate's own (UnwindAwareConstants.h), read back when it ends.
+  std::vector<std::string> Env;
+  std::vector<StringRef> EnvRefs;
+  if (usesUnwindConstants(Specs[Next])) {
+    for (char **E = environ; *E; ++E)
+      if (!StringRef(*E).starts_with(std::string(UnwindTradeFileEnv) + "="))
+        Env.push_back(*E);
+    Env.push_back(std::string(UnwindTradeFileEnv) + "=" + Temps[Next] + ".trade");
+    EnvRefs.assign(Env.begin(), Env.end());
+  }
   sys::ProcessInfo PI =
-      spawnQuiet(Replaying ? ReplayCommands[Next] : Commands[Next], std::nullopt, Err,
+      spawnQuiet(Replaying ? ReplayCommands[Next] : Commands[Next],
+                 Env.empty() ? std::nullopt : std::optional<ArrayRef<StringRef>>(EnvRefs), Err,
                  WholeProgram && Next == 0 ? StringRef(Temps[0] + ".err") : StringRef());
   if (PI.Pid == sys::ProcessInfo::InvalidPid) {
     R.Result = Outcome::NotRun;
@@ -399,6 +415,7 @@ LTOLinkHandle::~LTOLinkHandle() {
   L->killActive();
   for (const std::string &T : L->Temps) {
     sys::fs::remove(T);
+    sys::fs::remove(T + ".trade");
     if (!L->MapFile.empty())
       sys::fs::remove(T + ".map");
   }

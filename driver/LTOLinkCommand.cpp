@@ -140,6 +140,12 @@ std::string ltoPluginPath() {
   return std::string(P);
 }
 
+bool usesUnwindConstants(const LinkCandidateSpec &S) {
+  return llvm::any_of(S.Pipeline, [](const std::string &St) {
+    return StringRef(St).contains("smartcc-function-attr<smartcc-unwind-constants=");
+  });
+}
+
 bool usesPlugin(const LinkCandidateSpec &S) {
   return llvm::any_of(S.Pipeline, [](const std::string &St) {
     return StringRef(St).contains("smartcc-");

@@ -36,6 +36,10 @@ std::string linkOutput(const llvm::opt::ArgStringList &Args);
 // smartcc's LTO pass plugin (runtime/link/plugin/LTOPassPlugin.cpp): <bin>/../lib/smartcc.
 std::string ltoPluginPath();
 
+// Whether the candidate asks for the unwind-aware constants (UnwindAwareConstants.h) in its
+// code generation, whose added code bytes it then reports.
+bool usesUnwindConstants(const LinkCandidateSpec &S);
+
 // Whether the candidate's pipeline names a pass of the plugin.
 bool usesPlugin(const LinkCandidateSpec &S);
 

@@ -75,6 +75,16 @@ void OwnedLTOLink::endLink(const RunningLink &L, bool Ended, int Status,
     R.setMessage(Message.c_str());
   } else {
     std::unique_ptr<MemoryBuffer> Out = measure(Temps[L.Index], R);
+    // Code only unwind tables pay for (UnwindAwareConstants.h): one count per module.
+    if (ErrorOr<std::unique_ptr<MemoryBuffer>> Trade =
+            MemoryBuffer::getFile(Temps[L.Index] + ".trade")) {
+      for (StringRef Line : llvm::split((*Trade)->getBuffer(), '\n')) {
+        unsigned long long N = 0;
+        if (!Line.trim().getAsInteger(10, N))
+          R.UnwindTradeCode += N;
+      }
+      sys::fs::remove(Temps[L.Index] + ".trade");
+    }
     // A shared unwind entry ships only where the output's own instructions prove it right,
     // checked against clang's link: now, or once it is read.
     if (Out && Specs[L.Index].SharedUnwind) {

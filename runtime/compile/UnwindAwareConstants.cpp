@@ -11,7 +11,10 @@
 #include "llvm/IR/Function.h"
 #include "llvm/Target/RegisterTargetPassConfigCallback.h"
 #include "llvm/Target/TargetMachine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
 #include <atomic>
+#include <cstdlib>
 #include <memory>
 #include <mutex>
 
@@ -116,6 +119,17 @@ public:
     if (Changed)
       AddedCodeBytes += 4;
     return Changed;
+  }
+
+  // A link's code generation (UnwindTradeFileEnv): the module's count goes to the file.
+  bool doFinalization(Module &M) override {
+    if (const char *Path = std::getenv(UnwindTradeFileEnv); Path && *Path) {
+      std::error_code EC;
+      raw_fd_ostream OS(Path, EC, sys::fs::OF_Append | sys::fs::OF_Text);
+      if (!EC)
+        OS << AddedCodeBytes.exchange(0) << "\n";
+    }
+    return MachineFunctionPass::doFinalization(M);
   }
 
 private:

@@ -23,6 +23,12 @@ inline constexpr const char *UnwindConstantsCandidate = "oz-late-unwind-constant
 // may have pushed out of 8-bit reach (an estimate: the pass runs before layout).
 unsigned long long takeUnwindConstantsCodeBytes();
 
+// In a link's code generation (lld with smartcc's LTO plugin), the process is lld's: each
+// module's added code bytes are appended, one number per line, to the file this variable names
+// when it is set, which smartcc does for its own link candidates only (driver/LTOLink.cpp), so
+// that the code-for-unwind rule can leave them out of a link's code too.
+inline constexpr const char *UnwindTradeFileEnv = "SMARTCC_UNWIND_TRADE_FILE";
+
 // Adds the pass to every code-generation pipeline this process builds from now on (once; a
 // no-op for targets other than x86).
 void registerUnwindAwareConstants();
