@@ -44,11 +44,15 @@ MODES = {
     "regalloc-oz": (["-Oz", "--smartcc-regalloc=ml"], "x86_64"),
     "inliner":     (["-Oz", "--smartcc-inliner=ml"], "x86_64"),
     "a64":         (["-Oz"], "aarch64"),
+    # AArch64 at -Os, the level of kernels, boot loaders and firmware: there the machine
+    # outliner's candidates run (clang outlines by default only under minsize).
+    "a64-os":      (["-Os"], "aarch64"),
     # The candidate library without the agent: every default candidate runs (with the agent on,
     # library candidates only stand in for proposals the budget cannot afford, so most
     # programs would never meet them).
     "library":     (["-Oz", "--smartcc-agent=off"], "x86_64"),
     "a64-library": (["-Oz", "--smartcc-agent=off"], "aarch64"),
+    "a64-os-library": (["-Os", "--smartcc-agent=off"], "aarch64"),
     # smartcc's own -flto link (driver/LTOLink.h): compiled and linked by one smartcc command,
     # every link candidate and the link agent's proposals run (link_time lifted); the shipped
     # link is what runs.
@@ -89,8 +93,8 @@ SEPARATE_MODES = {"whole-program", "a64-whole-program"}
 DIRECT_MODES = {"lto", "lto-iro", "lto-sink-iro", "a64-lto", "a64-lto-late-iro",
                 "lto-shared-unwind", "a64-lto-shared-unwind"} | SEPARATE_MODES
 HIDDEN_MODES = {"broken": (["-Oz", "-include", "{OUT}/broken.h"], "x86_64")}
-SMOKE_MODES = ["default", "library", "os", "regalloc-o2", "inliner", "a64", "lto", "lto-iro",
-               "whole-program"]
+SMOKE_MODES = ["default", "library", "os", "regalloc-o2", "inliner", "a64", "a64-os", "lto",
+               "lto-iro", "whole-program"]
 # The smoke's C++ share: SMOKE_GXX g++.dg tests (the first ones clang++-22 -O0 builds and runs,
 # which are eh/ tests) and every hand-written exception program, in these modes.
 SMOKE_CXX_MODES = ["default", "lto-shared-unwind", "a64-lto", "a64-lto-shared-unwind",
@@ -1012,9 +1016,11 @@ def saved_objects(wdir, cdir, obj, log):
     log's candidate list, in the log's order."""
     prefix = obj + "."
     path = os.path.join(wdir, cdir)
+    # (The fat object's pre-link bitcode, saved beside the candidates, is no object to run.)
     files = {f[len(prefix):-2]: os.path.join(cdir, f)
              for f in (os.listdir(path) if os.path.isdir(path) else [])
-             if f.startswith(prefix) and f.endswith(".o")}
+             if f.startswith(prefix) and f.endswith(".o")
+             and not f.endswith("._pre-link_bitcode_.o")}
     out = []
     for c in (log or {}).get("candidates", []):
         key = sanitize(c.get("name", ""))

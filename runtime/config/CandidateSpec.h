@@ -51,6 +51,10 @@ struct CandidateSpec {
   // Target triple prefixes on which this candidate cannot differ from clang's output (e.g. the
   // machine outliner on aarch64, which already outlines minsize code): it is not run there.
   std::vector<std::string> SkipTargets;
+  // The -O levels ("Oz", "Os") at which SkipTargets applies; empty: every level. The machine
+  // outliner's candidates: AArch64 outlines by default only under minsize (-Oz), so at -Os
+  // (kernels, boot loaders, firmware) they can differ from clang's output and run.
+  std::vector<std::string> SkipLevels;
   // An ML inlining policy (policies/inliner/): every inliner pass of this candidate's
   // middle-end asks it instead of LLVM's heuristic. Null: LLVM's heuristic, as clang.
   std::shared_ptr<const InlinePolicy> Inliner;
@@ -83,6 +87,20 @@ struct CandidateSpec {
 inline bool skipsTarget(const std::vector<std::string> &SkipTargets, std::string_view Triple) {
   for (const std::string &Prefix : SkipTargets)
     if (Triple.substr(0, Prefix.size()) == Prefix)
+      return true;
+  return false;
+}
+
+// Whether a compile candidate is not run for Triple at Level (skip_targets, skip_levels).
+inline bool skipsTargetAt(const std::vector<std::string> &SkipTargets,
+                          const std::vector<std::string> &SkipLevels, std::string_view Triple,
+                          std::string_view Level) {
+  if (!skipsTarget(SkipTargets, Triple))
+    return false;
+  if (SkipLevels.empty())
+    return true;
+  for (const std::string &L : SkipLevels)
+    if (L == Level)
       return true;
   return false;
 }

@@ -350,6 +350,11 @@ Error parseCandidate(StringRef Source, const std::string &Path, const toml::tabl
         }
     } else if (Key == "skip_targets") {
       E = readStringArray(Source, *V, KeyPath, Spec.SkipTargets);
+    } else if (Key == "skip_levels") {
+      E = readStringArray(Source, *V, KeyPath, Spec.SkipLevels);
+      for (const std::string &L : Spec.SkipLevels)
+        if (!E && L != "Oz" && L != "Os")
+          E = nodeError(Source, *V, "'" + KeyPath + "' may hold only \"Oz\" and \"Os\"");
     } else if (Key == "policy") {
       E = readString(Source, *V, KeyPath, Spec.Policy, "a path to an exported model");
     } else if (Key == "after_clang_pipeline") {

@@ -53,6 +53,8 @@ std::string formatCandidate(const CandidateSpec &C) {
     Out += ", after_clang_pipeline = true";
   if (!C.SkipTargets.empty())
     Out += ", skip_targets = " + formatValue(C.SkipTargets);
+  if (!C.SkipLevels.empty())
+    Out += ", skip_levels = " + formatValue(C.SkipLevels);
   Flag("merge_functions", C.MergeFunctions);
   Flag("loop_unrolling", C.LoopUnrolling);
   Flag("slp_vectorization", C.SLPVectorization);
@@ -198,7 +200,8 @@ void printConfigHelp(llvm::raw_ostream &OS) {
   OS << "\nBooleans outside TOML: 1/true/yes/on or 0/false/no/off. Lists outside TOML are\n"
         "comma-separated. Candidates are defined in TOML as [candidate.NAME] tables with\n"
         "description, pipeline, llvm_args, function_attrs, after_clang_pipeline, skip_targets,\n"
-        "merge_functions, loop_unrolling, slp_vectorization and loop_vectorization;\n"
+        "skip_levels, merge_functions, loop_unrolling, slp_vectorization and\n"
+        "loop_vectorization;\n"
         "smartcc --smartcc-print-config lists them.\n";
 }
 

@@ -183,8 +183,9 @@ std::vector<CandidateSpec> TUOptimizer::sizeCandidates(Module &M, StringRef Trip
       Library = Cfg.enabledCandidates();
     // Candidates known to be identical to clang's output on this target cost a compile for
     // nothing (measured with smartcc-eval; see policies/candidates.toml).
-    llvm::erase_if(Library,
-                   [&](const CandidateSpec &S) { return skipsTarget(S.SkipTargets, Triple); });
+    llvm::erase_if(Library, [&](const CandidateSpec &S) {
+      return skipsTargetAt(S.SkipTargets, S.SkipLevels, Triple, Level);
+    });
     std::vector<bool> ProposalLate, LibraryLate;
     for (const CandidateSpec &S : Agent.Specs)
       ProposalLate.push_back(S.AfterClangPipeline);

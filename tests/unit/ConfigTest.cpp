@@ -677,6 +677,18 @@ loop_vectorization = true
             "e.toml:2:24: 'candidate.x.function_attrs.a' must be a string");
   EXPECT_EQ(Err("[candidate.x]\npipeline = 'default'\n"),
             "e.toml:2:12: 'candidate.x.pipeline' must be an array of strings");
+  // skip_levels: the levels at which skip_targets applies, only the size levels.
+  EXPECT_EQ(Err("[candidate.x]\nskip_levels = ['O2']\n"),
+            "e.toml:2:15: 'candidate.x.skip_levels' may hold only \"Oz\" and \"Os\"");
+  {
+    Config D;
+    ASSERT_FALSE(bool(applyConfigText(
+        D, "[candidate.c]\nskip_targets = ['aarch64']\nskip_levels = ['Oz']\n", "c.toml")));
+    const CandidateSpec &C = D.CandidateLibrary["c"];
+    EXPECT_TRUE(skipsTargetAt(C.SkipTargets, C.SkipLevels, "aarch64-unknown-linux-gnu", "Oz"));
+    EXPECT_FALSE(skipsTargetAt(C.SkipTargets, C.SkipLevels, "aarch64-unknown-linux-gnu", "Os"));
+    EXPECT_FALSE(skipsTargetAt(C.SkipTargets, C.SkipLevels, "x86_64-pc-linux-gnu", "Oz"));
+  }
   EXPECT_EQ(Err("[candidate.'a b']\n"),
             "e.toml:1:1: 'a b' is not a valid candidate name (letters, digits, '_', '.' and '-')");
   EXPECT_EQ(Err("candidate = 3\n"),
@@ -857,7 +869,7 @@ TEST_F(ConfigTest, PrintConfig) {
   EXPECT_NE(Out.find("candidate.oz-machine-outliner = { description = \"outline repeated "
                      "machine-code sequences into shared functions\", pipeline = [], llvm_args = "
                      "[\"-enable-machine-outliner=always\"], after_clang_pipeline = true, "
-                     "skip_targets = [\"aarch64\"] }"),
+                     "skip_targets = [\"aarch64\"], skip_levels = [\"Oz\"] }"),
             std::string::npos)
       << Out;
   EXPECT_NE(Out.find("(<builtin>/candidates.toml) candidate.oz-merge-functions = {"),

@@ -15,6 +15,10 @@ FPSIMD = re.compile(r"\b(?:[qdshb]\d{1,2}|v\d{1,2}\.\w+|v\d{1,2})\b")
 
 
 def check(objdump, path, named):
+    with open(path, "rb") as f:
+        if f.read(4) != b"\x7fELF":  # a saved pre-link bitcode file: no machine code
+            print(f"{path}: not an object, skipped")
+            return True
     out = subprocess.run([objdump, "-d", "--no-show-raw-insn", path], capture_output=True,
                          text=True, check=True).stdout
     funcs, cur = {}, None
