@@ -315,12 +315,24 @@ def recipe_for(recipes, project, config):
     return r
 
 
+def gcc_flags(flags):
+    """A configuration's flags for gcc: -Oz as -Os (gcc's size level the comparison is with)."""
+    return " ".join("-Os" if f == "-Oz" else f for f in flags.split())
+
+
 def step_env(recipes, config, compiler, bin_dir, jobs, work, src, destdir):
     c = config_for(recipes, config)
     target = c.get("target", "")
     tflag = f" --target={target}" if c.get("cross") else ""
     if compiler == "clang":
         cc, cxx = CLANG, CLANG + "++"
+    elif compiler == "gcc":
+        # gcc 12 at -Os, the size-minded user's compiler (issue: against gcc -Os): the cross gcc
+        # for a cross configuration, the same flags with -Oz read as -Os.
+        cc, cxx = (f"{target}-gcc", f"{target}-g++") if c.get("cross") else ("gcc", "g++")
+        tflag = ""
+        c = dict(c, cflags=gcc_flags(c["cflags"]), ldflags=gcc_flags(c.get("ldflags", "")),
+                 opt=gcc_flags(c.get("opt", "-Oz")))
     else:
         cc, cxx = os.path.join(bin_dir, "smartcc"), os.path.join(bin_dir, "smartc++")
     env = dict(os.environ)
@@ -355,7 +367,8 @@ def recipe_hash(recipes, project, config, compiler, bin_dir):
     c = config_for(recipes, config)
     r = {k: v for k, v in recipe_for(recipes, project, config).items() if k != "configs"}
     key = json.dumps([r, c, compiler,
-                      CLANG if compiler == "clang" else os.path.realpath(bin_dir)],
+                      CLANG if compiler == "clang" else "gcc" if compiler == "gcc"
+                      else os.path.realpath(bin_dir)],
                      sort_keys=True)
     return hashlib.sha256(key.encode()).hexdigest()[:16]
 
@@ -506,7 +519,7 @@ def link_jobs():
 # The build tree's directory per compiler: names of the same length, since a build path can end
 # up in what is installed (CMake's build-tree RUNPATH, rewritten in place at install, leaves its
 # length in .dynstr: "smartcc" made libjpeg-turbo's programs 2 bytes larger than "clang" did).
-WORK_TAG = {"clang": "clang", "smartcc": "smart"}
+WORK_TAG = {"clang": "clang", "smartcc": "smart", "gcc": "gcc"}
 
 
 def run_step(args, recipes, project, config, compiler, measurer, path):
@@ -680,6 +693,43 @@ def compare(c, s):
                            "smartcc": b and {k: b.get(k) for k in ("image",) + CLASSES +
                                              ("bss", "stripped_bytes")}}
     return row
+
+
+def add_gcc(row, g, s):
+    """gcc -Os's linked images beside a clang/smartcc row: row["gcc"] (sizes by class, or the
+    failure) and row["gcc_ratio"] = gcc / smartcc (> 1: smartcc smaller than gcc)."""
+    if g["status"] != "ok" or row["status"] != "ok":
+        row["gcc"] = {"status": g["status"] if g["status"] != "ok" else "smartcc failed"}
+        return
+    linked = sum_installed(g["installed"], ("executable", "shared"))
+    row["gcc"] = dict(linked, status="ok", tests=g.get("tests", "none"))
+    row["gcc_ratio"] = ratio(linked["image"], row["linked"]["smartcc"]["image"])
+    row["gcc_class_ratio"] = {k: ratio(linked[k], row["linked"]["smartcc"][k]) for k in CLASSES}
+
+
+def gcc_table(cfg, rows):
+    """smartcc against gcc -Os, where gcc's steps ran (--compilers clang,smartcc,gcc)."""
+    ok = [r for r in rows if r.get("gcc", {}).get("status") == "ok"]
+    if not ok:
+        return []
+    L = [f"**Against gcc -Os ({cfg})**: gcc / smartcc (> 1: smartcc smaller)", "",
+         "| project | gcc -Os | clang-22 | smartcc | gcc/smartcc | code | rodata | data | unwind |",
+         "|---|---|---|---|---|---|---|---|---|"]
+    for r in ok:
+        g, cr = r["gcc"], r["gcc_class_ratio"]
+        L.append(f"| {r['project']} | {f_bytes(g['image'])} | {f_bytes(r['linked']['clang']['image'])} "
+                 f"| {f_bytes(r['linked']['smartcc']['image'])} | {f_ratio(r['gcc_ratio'])} | "
+                 + " | ".join(f_ratio(cr[k]) for k in CLASSES) + " |")
+    tot = {k: sum(r["gcc"][k] for r in ok) for k in ("image",) + CLASSES}
+    sm = {k: sum(r["linked"]["smartcc"][k] for r in ok) for k in ("image",) + CLASSES}
+    cl = sum(r["linked"]["clang"]["image"] for r in ok)
+    L.append(f"| **total** | {f_bytes(tot['image'])} | {f_bytes(cl)} | {f_bytes(sm['image'])} | "
+             f"{f_ratio(ratio(tot['image'], sm['image']))} | "
+             + " | ".join(f_ratio(ratio(tot[k], sm[k])) for k in CLASSES) + " |")
+    L += ["", f"- geomean over projects of gcc/smartcc: "
+          f"{f_ratio(geomean([r['gcc_ratio'] for r in ok]))}; smartcc smaller than gcc on "
+          f"{sum(1 for r in ok if r['gcc_ratio'] > 1)} of {len(ok)}", ""]
+    return L
 
 
 def totals(rows):
@@ -887,6 +937,7 @@ def markdown(results):
                   ""]
         if block.get("per_image"):
             L += per_image_table(cfg, rows)
+        L += gcc_table(cfg, rows)
         ok_links = [r for r in rows if r["status"] == "ok" and has_links(r.get("links"))]
         if ok_links:
             L += [f"**Link decisions ({cfg})**", "",
@@ -1106,6 +1157,9 @@ def aggregate(args, recipes, plan, measured_with):
                         cores.add(steps[comp]["core"])
             if len(steps) == 2:
                 rows.append(compare(steps["clang"], steps["smartcc"]))
+                gpath = step_path(args.out, p, cfg, "gcc")
+                if os.path.exists(gpath):
+                    add_gcc(rows[-1], json.load(open(gpath)), steps["smartcc"])
             else:
                 pending.append(p)
         t = totals(rows)
@@ -1179,8 +1233,9 @@ def main():
     ap.add_argument("--test-clang", action="store_true",
                     help="also run the tests on clang's build")
     ap.add_argument("--compilers", default="clang,smartcc",
-                    help="which builds to run (default both; clang alone with --test-clang "
-                         "checks a new recipe)")
+                    help="which builds to run (default clang,smartcc; clang alone with "
+                         "--test-clang checks a new recipe; gcc adds gcc -Os builds, shown "
+                         "against smartcc's, not in LTO configurations)")
     ap.add_argument("--self-test", action="store_true",
                     help="quick smoke run: zlib, x86_64 only (OUT defaults to a temp dir)")
     args = ap.parse_args()
@@ -1210,8 +1265,9 @@ def main():
         for tool in ("smartcc", "smartc++"):
             if not os.access(os.path.join(args.bin, tool), os.X_OK):
                 sys.exit(f"link-bench: no {tool} in {args.bin} (--bin DIR)")
-        steps = [(p, c, k) for (p, c) in plan for k in COMPILERS
-                 if k in args.compilers.split(",")]
+        steps = [(p, c, k) for (p, c) in plan for k in COMPILERS + ("gcc",)
+                 if k in args.compilers.split(",")
+                 and not (k == "gcc" and "-flto" in config_for(recipes, c)["cflags"])]
         log(f"link-bench: {len(plan)} project x configuration pairs, {len(steps)} steps; "
             f"smartcc from {args.bin}; sizes by {measurer.method}; out {args.out}")
         log(CONVENTION)
