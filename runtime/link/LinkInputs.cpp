@@ -110,20 +110,25 @@ std::string fatSectionGap(MemoryBufferRef File) {
 
 } // namespace
 
-std::string fatBitcodeGap(ArrayRef<std::string> Inputs) {
+namespace {
+
+// Calls Visit on every file among Inputs and every member of those that are archives (with the
+// file's path, and the member's name or empty), until Visit returns false. Files that are
+// missing or unreadable are skipped: lld reports them.
+void forEachInputFile(ArrayRef<std::string> Inputs,
+                      function_ref<bool(MemoryBufferRef File, file_magic Magic,
+                                        StringRef Path, StringRef Member)>
+                          Visit) {
   for (const std::string &Path : Inputs) {
     ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
     if (!Buf)
       continue;
     file_magic Magic = identify_magic((*Buf)->getBuffer());
-    if (Magic == file_magic::elf_relocatable) {
-      std::string Gap = fatSectionGap((*Buf)->getMemBufferRef());
-      if (!Gap.empty())
-        return Path + ": " + Gap;
+    if (Magic != file_magic::archive) {
+      if (!Visit((*Buf)->getMemBufferRef(), Magic, Path, ""))
+        return;
       continue;
     }
-    if (Magic != file_magic::archive)
-      continue;
     Expected<std::unique_ptr<object::Archive>> A =
         object::Archive::create((*Buf)->getMemBufferRef());
     if (!A) {
@@ -137,61 +142,45 @@ std::string fatBitcodeGap(ArrayRef<std::string> Inputs) {
         consumeError(Member.takeError());
         continue;
       }
-      if (identify_magic(Member->getBuffer()) != file_magic::elf_relocatable)
-        continue;
-      std::string Gap = fatSectionGap(*Member);
-      if (!Gap.empty()) {
-        Expected<StringRef> Name = Child.getName();
-        std::string Member = Name ? Name->str() : "?";
-        if (!Name)
-          consumeError(Name.takeError());
+      Expected<StringRef> Name = Child.getName();
+      StringRef MemberName = Name ? *Name : StringRef("?");
+      if (!Name)
+        consumeError(Name.takeError());
+      if (!Visit(*Member, identify_magic(Member->getBuffer()), Path, MemberName)) {
         consumeError(std::move(Err));
-        return Path + "(" + Member + "): " + Gap;
+        return;
       }
     }
     consumeError(std::move(Err));
   }
-  return "";
+}
+
+} // namespace
+
+std::string fatBitcodeGap(ArrayRef<std::string> Inputs) {
+  std::string Found;
+  forEachInputFile(Inputs, [&](MemoryBufferRef File, file_magic Magic, StringRef Path,
+                               StringRef Member) {
+    if (Magic != file_magic::elf_relocatable)
+      return true;
+    std::string Gap = fatSectionGap(File);
+    if (Gap.empty())
+      return true;
+    Found = (Path + (Member.empty() ? "" : "(" + Member + ")") + ": " + Gap).str();
+    return false;
+  });
+  return Found;
 }
 
 void forEachBitcodeInput(ArrayRef<std::string> Inputs, function_ref<void(MemoryBufferRef)> Visit,
                          bool FatSections) {
-  for (const std::string &Path : Inputs) {
-    ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
-    if (!Buf)
-      continue;
-    file_magic Magic = identify_magic((*Buf)->getBuffer());
-    if (Magic == file_magic::bitcode) {
-      Visit((*Buf)->getMemBufferRef());
-      continue;
-    }
-    if (FatSections && Magic == file_magic::elf_relocatable) {
-      visitFatSection((*Buf)->getMemBufferRef(), Visit);
-      continue;
-    }
-    if (Magic != file_magic::archive)
-      continue;
-    Expected<std::unique_ptr<object::Archive>> A =
-        object::Archive::create((*Buf)->getMemBufferRef());
-    if (!A) {
-      consumeError(A.takeError());
-      continue;
-    }
-    Error Err = Error::success();
-    for (const object::Archive::Child &Child : (*A)->children(Err)) {
-      Expected<MemoryBufferRef> Member = Child.getMemoryBufferRef();
-      if (!Member) {
-        consumeError(Member.takeError());
-        continue;
-      }
-      file_magic MemberMagic = identify_magic(Member->getBuffer());
-      if (MemberMagic == file_magic::bitcode)
-        Visit(*Member);
-      else if (FatSections && MemberMagic == file_magic::elf_relocatable)
-        visitFatSection(*Member, Visit);
-    }
-    consumeError(std::move(Err));
-  }
+  forEachInputFile(Inputs, [&](MemoryBufferRef File, file_magic Magic, StringRef, StringRef) {
+    if (Magic == file_magic::bitcode)
+      Visit(File);
+    else if (FatSections && Magic == file_magic::elf_relocatable)
+      visitFatSection(File, Visit);
+    return true;
+  });
 }
 
 uint64_t bitcodeInputBytes(ArrayRef<std::string> Inputs, bool FatSections) {
