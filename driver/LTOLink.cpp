@@ -48,6 +48,18 @@ sys::ProcessInfo spawnQuiet(const std::vector<std::string> &Cmd,
   return sys::ExecuteNoWait(Argv[0], Argv, Env, {Null, Null, Errors}, 0, &Err);
 }
 
+// This process's environment with Key set to Value (whatever it held before), for a link
+// that reports to smartcc through a file the variable names.
+static std::vector<std::string> environWith(StringRef Key, StringRef Value) {
+  std::vector<std::string> Env;
+  std::string Prefix = (Key + "=").str();
+  for (char **E = environ; *E; ++E)
+    if (!StringRef(*E).starts_with(Prefix))
+      Env.push_back(*E);
+  Env.push_back(Prefix + Value.str());
+  return Env;
+}
+
 // The decision's frame and every candidate's command; nothing runs yet.
 void OwnedLTOLink::prepare() {
   Prepared = true;
@@ -238,11 +250,7 @@ void OwnedLTOLink::prepareReplay(const std::vector<std::string> &Cmd) {
 
 // Starts the optimizing link, its environment telling the plugin where to save the module.
 void OwnedLTOLink::startOptimize() {
-  std::vector<std::string> Env;
-  for (char **E = environ; *E; ++E)
-    if (!StringRef(*E).starts_with(std::string(SaveOptimizedEnv) + "="))
-      Env.push_back(*E);
-  Env.push_back(std::string(SaveOptimizedEnv) + "=" + OptimizedPath);
+  std::vector<std::string> Env = environWith(SaveOptimizedEnv, OptimizedPath);
   std::vector<StringRef> EnvRefs(Env.begin(), Env.end());
   std::string Err;
   sys::ProcessInfo PI = spawnQuiet(OptimizeCmd, ArrayRef<StringRef>(EnvRefs), Err);
@@ -307,10 +315,7 @@ bool OwnedLTOLink::startNext() {
   std::vector<std::string> Env;
   std::vector<StringRef> EnvRefs;
   if (usesUnwindConstants(Specs[Next])) {
-    for (char **E = environ; *E; ++E)
-      if (!StringRef(*E).starts_with(std::string(UnwindTradeFileEnv) + "="))
-        Env.push_back(*E);
-    Env.push_back(std::string(UnwindTradeFileEnv) + "=" + Temps[Next] + ".trade");
+    Env = environWith(UnwindTradeFileEnv, Temps[Next] + ".trade");
     EnvRefs.assign(Env.begin(), Env.end());
   }
   sys::ProcessInfo PI =
