@@ -11,7 +11,9 @@
 #include "runtime/candidates/PolicyRollout.h"
 #include "runtime/measure/RegAllocCost.h"
 #include "runtime/compile/RegAllocPortfolio.h"
+#include "policies/regalloc/AllocatorPlan.h"
 #include "policies/regalloc/MLRegAllocAdvisor.h"
+#include "runtime/compile/AllocatorsByBytes.h"
 #include "policies/model/ExportedModel.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "llvm/ADT/SmallString.h"
@@ -25,6 +27,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include <chrono>
+#include <map>
 #include <optional>
 #include <unistd.h>
 
@@ -157,9 +160,46 @@ void runCandidate(Module &Frontend, const CandidateSpec &Spec, const CandidateCo
   std::string StackUsage;
   // (Per-function allocation assembles its object from several code generations: no single
   // set of stack-usage lines describes it.)
-  if (WantsStackUsage && Spec.RegAlloc)
+  if (WantsStackUsage && (Spec.RegAlloc || !Spec.Allocators.empty()))
     return Finish(Outcome::CodegenFailed, "-fstack-usage with per-function register allocation");
-  if (Spec.RegAlloc) {
+  std::vector<AllocatorChoice> Allocators;
+  for (const std::string &Name : Spec.Allocators) {
+    Expected<AllocatorChoice> C = parseAllocatorChoice(Name); // checked with the configuration
+    if (!C)
+      return Finish(Outcome::BadPipeline, toString(C.takeError()));
+    Allocators.push_back(std::move(*C));
+  }
+  AllocatorPlan ByBytes;
+  if (Spec.RegAlloc && !Allocators.empty())
+    return Finish(Outcome::BadPipeline, "a register-allocation policy and allocators by bytes");
+  if (!Allocators.empty()) {
+    Expected<BytesAllocation> A =
+        allocateByBytes(M, Allocators, [&](Module &Mod, SmallVectorImpl<char> &Out) {
+          return Emit(Mod, Out, EmitKind::Object);
+        });
+    if (!A)
+      return Finish(Outcome::CodegenFailed, toString(A.takeError()));
+    Object = std::move(A->Object);
+    ByBytes = std::move(A->Plan);
+    R.StackWarnings.Count = UINT32_MAX; // several code generations, one object
+    R.RegAllocFunctions = A->Functions;
+    R.RegAllocFunctionsChanged = A->FunctionsMoved;
+    R.RegAllocCodegens = A->Codegens;
+    if (A->FunctionsMoved) {
+      // Which allocators the moved functions took, for explain.
+      std::map<unsigned, unsigned> Taken;
+      for (const auto &F : ByBytes.ByFunction)
+        ++Taken[F.getValue()];
+      std::string Moved;
+      for (auto [Index, Count] : Taken)
+        Moved += (Moved.empty() ? "" : ", ") + std::to_string(Count) + " " +
+                 ByBytes.Choices[Index].name();
+      Note += (Note.empty() ? "" : "; ") + std::to_string(A->FunctionsMoved) + " of " +
+              std::to_string(A->Functions) + " functions to another allocator (" + Moved + ")";
+    }
+    for (const std::string &Failure : A->Failed)
+      Note += (Note.empty() ? "" : "; ") + Failure;
+  } else if (Spec.RegAlloc) {
     Expected<PortfolioAllocation> P =
         allocatePerFunction(
             M, *Spec.RegAlloc,
@@ -218,6 +258,9 @@ void runCandidate(Module &Frontend, const CandidateSpec &Spec, const CandidateCo
     std::optional<ScopedMLRegAlloc> AsmPlan;
     if (Spec.RegAlloc)
       AsmPlan.emplace(*Spec.RegAlloc, nullptr, &Plan);
+    std::optional<ScopedAllocatorPlan> AsmAllocators;
+    if (!Allocators.empty())
+      AsmAllocators.emplace(ByBytes);
     if (Error E = Emit(*ForAsm, Assembly, EmitKind::Assembly))
       return Finish(Outcome::CodegenFailed, "assembly: " + toString(std::move(E)));
   }

@@ -64,6 +64,10 @@ struct CandidateSpec {
   // With RegAlloc: the fraction of the module's code bytes its per-function choice may add
   // over greedy's allocation to be cheaper (runtime/compile/RegAllocPortfolio.h); 0 at size levels.
   double RegAllocMaxGrowth = 0;
+  // Register allocators chosen per function by bytes (runtime/compile/AllocatorsByBytes.h),
+  // as policies/regalloc/AllocatorPlan.h names them ("greedy", "basic", "pbqp",
+  // "greedy:-split-spill-mode=default"); the first is the reference. Empty: clang's allocator.
+  std::vector<std::string> Allocators;
   // Stands for clang's own output where that output cannot be measured in the needed unit
   // (-S, the IR metric, the register-allocation cost): it is the baseline, not a contender.
   bool Replica = false;

@@ -9,6 +9,7 @@
 #include "policies/BuiltinCandidates.h"
 #include "policies/SequenceAgent.h"
 #include "policies/inliner/InlinePolicy.h"
+#include "policies/regalloc/AllocatorPlan.h"
 #include "policies/regalloc/RegAllocPolicy.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -355,6 +356,14 @@ Error parseCandidate(StringRef Source, const std::string &Path, const toml::tabl
       for (const std::string &L : Spec.SkipLevels)
         if (!E && L != "Oz" && L != "Os")
           E = nodeError(Source, *V, "'" + KeyPath + "' may hold only \"Oz\" and \"Os\"");
+    } else if (Key == "allocators") {
+      E = readStringArray(Source, *V, KeyPath, Spec.Allocators);
+      for (size_t I = 0; !E && I < Spec.Allocators.size(); ++I)
+        if (llvm::Expected<AllocatorChoice> C = parseAllocatorChoice(Spec.Allocators[I]); !C)
+          E = nodeError(Source, *V->as_array()->get(I),
+                        "'" + KeyPath + "': " + llvm::toString(C.takeError()));
+      if (!E && Spec.Allocators.size() < 2)
+        E = nodeError(Source, *V, "'" + KeyPath + "' needs at least two allocators to choose from");
     } else if (Key == "policy") {
       E = readString(Source, *V, KeyPath, Spec.Policy, "a path to an exported model");
     } else if (Key == "after_clang_pipeline") {

@@ -1,0 +1,130 @@
+#include "runtime/compile/AllocatorsByBytes.h"
+#include "runtime/measure/FunctionSizes.h"
+#include "runtime/measure/SizeMeasurer.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/Support/raw_ostream.h"
+#include <map>
+#include <optional>
+
+using namespace llvm;
+
+namespace smartcc {
+namespace {
+
+MemoryBufferRef bufferOf(StringRef Object) { return MemoryBufferRef(Object, "<allocation>"); }
+
+Error emitWith(Module &M, const AllocatorPlan &Plan, EmitObjectWithFn Emit,
+               SmallVectorImpl<char> &Object) {
+  ScopedAllocatorPlan Scope(Plan);
+  return Emit(M, Object);
+}
+
+Expected<uint64_t> imageBytes(StringRef Object) {
+  Expected<ObjectSize> Size = measureObject(bufferOf(Object));
+  if (!Size)
+    return Size.takeError();
+  return Size->linkedImageBytes();
+}
+
+// A copy of M (in M's context) to code-generate: read back from its bitcode, use-list orders
+// included. CloneModule does not keep the order of a value's uses, on which instruction
+// selection depends: an AArch64 object of a clone was 4 bytes smaller than clang's, so the
+// reference allocation would not have been clang's.
+Expected<std::unique_ptr<Module>> copyOf(Module &M, StringRef Bitcode) {
+  return parseBitcodeFile(MemoryBufferRef(Bitcode, M.getModuleIdentifier()), M.getContext());
+}
+
+} // namespace
+
+Expected<BytesAllocation> allocateByBytes(Module &M, ArrayRef<AllocatorChoice> Allocators,
+                                          EmitObjectWithFn Emit) {
+  if (Allocators.empty())
+    return createStringError(inconvertibleErrorCode(), "no register allocators to choose from");
+  BytesAllocation R;
+  R.Plan.Choices.assign(Allocators.begin(), Allocators.end());
+  // Each allocator on a copy of the module (code generation rewrites it): its object and each
+  // function's bytes in it.
+  std::vector<std::optional<std::map<std::string, uint64_t>>> Bytes(Allocators.size());
+  SmallString<0> Bitcode;
+  {
+    raw_svector_ostream OS(Bitcode);
+    WriteBitcodeToFile(M, OS, /*ShouldPreserveUseListOrder=*/true);
+  }
+  SmallString<0> First;
+  for (unsigned I = 0; I != Allocators.size(); ++I) {
+    Expected<std::unique_ptr<Module>> Copy = copyOf(M, Bitcode);
+    if (!Copy)
+      return Copy.takeError();
+    AllocatorPlan Whole = R.Plan;
+    Whole.Default = I;
+    SmallString<0> Object;
+    ++R.Codegens;
+    if (Error E = emitWith(**Copy, Whole, Emit, Object)) {
+      if (I == 0)
+        return std::move(E);
+      R.Failed.push_back(Allocators[I].name() + ": " + toString(std::move(E)));
+      continue;
+    }
+    Expected<std::map<std::string, uint64_t>> Sizes = functionImageBytes(bufferOf(Object));
+    if (!Sizes) {
+      if (I == 0)
+        return Sizes.takeError();
+      R.Failed.push_back(Allocators[I].name() + ": " + toString(Sizes.takeError()));
+      continue;
+    }
+    Bytes[I] = std::move(*Sizes);
+    if (I == 0)
+      First = std::move(Object);
+  }
+  Expected<uint64_t> FirstBytes = imageBytes(First);
+  if (!FirstBytes)
+    return FirstBytes.takeError();
+  R.FirstBytes = R.MixBytes = *FirstBytes;
+  // Each function of the first object at its smallest allocation; the first wins ties, and an
+  // allocator that did not define the function (it cannot happen, unless its object failed to
+  // read) does not get it.
+  for (const auto &[Name, Reference] : *Bytes[0]) {
+    ++R.Functions;
+    unsigned Best = 0;
+    uint64_t BestBytes = Reference;
+    for (unsigned I = 1; I != Allocators.size(); ++I) {
+      if (!Bytes[I])
+        continue;
+      auto It = Bytes[I]->find(Name);
+      if (It != Bytes[I]->end() && It->second < BestBytes) {
+        Best = I;
+        BestBytes = It->second;
+      }
+    }
+    if (Best != 0) {
+      R.Plan.ByFunction[Name] = Best;
+      ++R.FunctionsMoved;
+    }
+  }
+  if (R.FunctionsMoved == 0) {
+    R.Object = std::move(First);
+    return R;
+  }
+  SmallString<0> Mix;
+  ++R.Codegens;
+  if (Error E = emitWith(M, R.Plan, Emit, Mix))
+    return std::move(E);
+  Expected<uint64_t> MixBytes = imageBytes(Mix);
+  if (!MixBytes)
+    return MixBytes.takeError();
+  if (*MixBytes >= R.FirstBytes) {
+    // Not smaller as a whole (the functions interact after all, through shared constants or
+    // outlined sequences): the reference allocation stays.
+    R.Plan.ByFunction.clear();
+    R.FunctionsMoved = 0;
+    R.Object = std::move(First);
+    return R;
+  }
+  R.MixBytes = *MixBytes;
+  R.Object = std::move(Mix);
+  return R;
+}
+
+} // namespace smartcc

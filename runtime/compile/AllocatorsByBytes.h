@@ -1,0 +1,48 @@
+// Register allocation chosen per function by bytes, among several allocators
+// (policies/regalloc/AllocatorPlan.h): the module is code-generated once per allocator, each
+// function's image bytes (its code and its unwind entry) are read from each object, and a last
+// code generation gives every function the allocator under which it was smallest (the first
+// allocator listed on ties). Allocation of one function does not depend on another's, so each
+// function costs in the mix what it cost alone; the mix is measured again all the same, and
+// the first allocator's object is returned instead if the mix is not smaller as a whole.
+//
+// An allocator whose code generation fails (PBQP cannot allocate some functions) is left out of
+// the choice; the first allocator must succeed.
+#pragma once
+#include "policies/regalloc/AllocatorPlan.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/Error.h"
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class Module;
+}
+
+namespace smartcc {
+
+struct BytesAllocation {
+  llvm::SmallString<0> Object; // the object returned
+  AllocatorPlan Plan;          // which allocator each function got in it
+  unsigned Codegens = 0;       // code generations run
+  unsigned Functions = 0;      // functions measured under the first allocator
+  unsigned FunctionsMoved = 0; // ... given another allocator in Object
+  uint64_t FirstBytes = 0;     // image bytes of the first allocator's object
+  uint64_t MixBytes = 0;       // ... of the mix (equal to FirstBytes when no function moved)
+  std::vector<std::string> Failed; // allocators whose code generation failed, and why
+};
+
+using EmitObjectWithFn =
+    llvm::function_ref<llvm::Error(llvm::Module &M, llvm::SmallVectorImpl<char> &Object)>;
+
+// Allocates M's functions as above (M is rewritten by the last code generation; the others run
+// on copies). Allocators[0] is the reference, usually greedy.
+llvm::Expected<BytesAllocation> allocateByBytes(llvm::Module &M,
+                                                llvm::ArrayRef<AllocatorChoice> Allocators,
+                                                EmitObjectWithFn Emit);
+
+} // namespace smartcc

@@ -1,0 +1,240 @@
+// Register allocators per function (policies/regalloc/AllocatorPlan.h) and the choice by bytes
+// (runtime/compile/AllocatorsByBytes.h) on real modules: a plan giving every function greedy
+// is clang's object byte for byte; a whole-module plan of another allocator is that allocator
+// as -regalloc would run it; in a mixed plan every function costs exactly the bytes it costs
+// under its allocator alone; other threads keep their allocator while a scope is open; the
+// choice never returns a larger object than greedy's and each moved function is smaller.
+#include "policies/regalloc/AllocatorPlan.h"
+#include "runtime/compile/AllocatorsByBytes.h"
+#include "runtime/compile/CodegenContext.h"
+#include "runtime/config/CandidateSpec.h"
+#include "runtime/measure/FunctionSizes.h"
+#include "runtime/measure/SizeMeasurer.h"
+#include "runtime/support/ScopedLLVMOptions.h"
+#include "llvm/CodeGen/Passes.h"
+#include "llvm/CodeGen/RegAllocRegistry.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+#include "HarvestForTest.h"
+#include <gtest/gtest.h>
+#include <map>
+#include <thread>
+
+using namespace llvm;
+using namespace smartcc;
+
+namespace {
+
+std::string TempDir;
+std::vector<Benchmark> Modules; // interp.c, lz.c and a register-pressure kernel, at -Oz
+
+struct Optimized {
+  std::unique_ptr<CodegenContext> CG;
+  std::unique_ptr<LLVMContext> Ctx = std::make_unique<LLVMContext>();
+  std::unique_ptr<Module> M;
+};
+
+Optimized optimized(const Benchmark &B) {
+  Optimized O;
+  Expected<std::unique_ptr<CodegenContext>> CG = CodegenContext::fromCC1Args(B.CC1Args);
+  EXPECT_TRUE(bool(CG));
+  O.CG = std::move(*CG);
+  Expected<std::unique_ptr<Module>> M = loadBitcodeFile(B.BitcodePath, *O.Ctx);
+  EXPECT_TRUE(bool(M));
+  O.M = std::move(*M);
+  Error E = O.CG->optimize(*O.M, CandidateSpec());
+  EXPECT_FALSE(bool(E)) << toString(std::move(E));
+  return O;
+}
+
+// B's object, with registers allocated as Plan says (none: clang's allocation).
+std::string compile(const Benchmark &B, const AllocatorPlan *Plan = nullptr) {
+  Optimized O = optimized(B);
+  SmallVector<char, 0> Obj;
+  std::optional<ScopedAllocatorPlan> Scope;
+  if (Plan)
+    Scope.emplace(*Plan);
+  Error E = O.CG->emit(*O.M, Obj);
+  EXPECT_FALSE(bool(E)) << toString(std::move(E));
+  return std::string(Obj.begin(), Obj.end());
+}
+
+std::map<std::string, uint64_t> bytesOf(const std::string &Object) {
+  Expected<std::map<std::string, uint64_t>> Sizes =
+      functionImageBytes(MemoryBufferRef(Object, "object"));
+  EXPECT_TRUE(bool(Sizes));
+  return Sizes ? *Sizes : std::map<std::string, uint64_t>();
+}
+
+AllocatorChoice choice(StringRef Spec) {
+  Expected<AllocatorChoice> C = parseAllocatorChoice(Spec);
+  EXPECT_TRUE(bool(C)) << (C ? "" : toString(C.takeError()));
+  return C ? *C : AllocatorChoice();
+}
+
+AllocatorPlan wholeModule(StringRef Spec) {
+  AllocatorPlan P;
+  P.Choices = {choice(Spec)};
+  return P;
+}
+
+class AllocatorPlanTest : public ::testing::Test {
+protected:
+  static void SetUpTestSuite() {
+    SmallString<128> Dir;
+    ASSERT_FALSE(sys::fs::createUniqueDirectory("smartcc-allocator-plan-test", Dir));
+    TempDir = Dir.str().str();
+    std::string Kernel = TempDir + "/pressure.c";
+    {
+      std::error_code EC;
+      raw_fd_ostream OS(Kernel, EC);
+      OS << "void use(long, long);\n"
+            "long kernel(long *p, long n) {\n"
+            "  long a = p[0], b = p[1], c = p[2], d = p[3], e = p[4], f = p[5], g = p[6],\n"
+            "       h = p[7], i = p[8], j = p[9], k = p[10], l = p[11];\n"
+            "  for (long x = 0; x < n; x++) {\n"
+            "    a += b * x; b ^= c + x; c -= d; d += e * a; e ^= f; f += g * b; g -= h;\n"
+            "    h += i * c; i ^= j; j += k * d; k -= l; l += a * e; use(a + l, x);\n"
+            "  }\n"
+            "  return a + b + c + d + e + f + g + h + i + j + k + l;\n"
+            "}\n"
+            "long small(long a, long b) { return a * b + (a ^ b); }\n";
+    }
+    for (std::string Source : {std::string(SMARTCC_TEST_SOURCE_DIR) + "/lit/Inputs/interp.c",
+                               std::string(SMARTCC_TEST_SOURCE_DIR) + "/lit/Inputs/lz.c", Kernel})
+      Modules.push_back(smartcc::testing::harvestForTest(Source, TempDir, "", "-Oz"));
+  }
+  static void TearDownTestSuite() { sys::fs::remove_directories(TempDir); }
+};
+
+TEST(AllocatorChoiceSyntax, NamesAndOptionsAreChecked) {
+  EXPECT_EQ(choice("greedy").name(), "greedy");
+  EXPECT_EQ(choice("basic").Allocator, AllocatorChoice::Kind::Basic);
+  EXPECT_EQ(choice("pbqp").Allocator, AllocatorChoice::Kind::PBQP);
+  AllocatorChoice G = choice("greedy:-split-spill-mode=default");
+  EXPECT_EQ(G.Options, std::vector<std::string>{"-split-spill-mode=default"});
+  EXPECT_EQ(G.name(), "greedy:-split-spill-mode=default");
+  for (StringRef Bad : {"fast", "", "basic:-split-spill-mode=size", "greedy:-regalloc=basic",
+                        "greedy:-split-spill-mode=tiny"}) {
+    Expected<AllocatorChoice> C = parseAllocatorChoice(Bad);
+    EXPECT_FALSE(bool(C)) << Bad.str();
+    if (!C)
+      consumeError(C.takeError());
+  }
+}
+
+TEST_F(AllocatorPlanTest, AllGreedyPlanIsClangsObject) {
+  for (const Benchmark &B : Modules) {
+    std::string Clang = compile(B);
+    AllocatorPlan Greedy = wholeModule("greedy");
+    takeAllocatorCounts();
+    EXPECT_TRUE(compile(B, &Greedy) == Clang) << B.Name;
+    AllocatorCounts C = takeAllocatorCounts();
+    EXPECT_GT(C.Greedy, 0u) << "the plan's dispatcher did not run";
+    EXPECT_EQ(C.Basic + C.PBQP, 0u);
+    // And the scope leaves nothing behind.
+    EXPECT_TRUE(compile(B) == Clang) << B.Name;
+  }
+}
+
+TEST_F(AllocatorPlanTest, WholeModulePlanIsThatAllocator) {
+  unsigned Differ = 0;
+  for (const Benchmark &B : Modules) {
+    std::string Clang = compile(B);
+    for (auto [Name, Ctor] : {std::pair<const char *, FunctionPass *(*)()>{
+                                  "basic", createBasicRegisterAllocator},
+                              {"pbqp", createDefaultPBQPRegisterAllocator}}) {
+      // What -mllvm -regalloc=NAME gives (the option says it, the registry's default runs it).
+      std::string Reference;
+      {
+        ScopedLLVMOptions Option({std::string("-regalloc=") + Name});
+        RegisterRegAlloc::FunctionPassCtor Saved = RegisterRegAlloc::getDefault();
+        RegisterRegAlloc::setDefault(Ctor);
+        Reference = compile(B);
+        RegisterRegAlloc::setDefault(Saved);
+      }
+      AllocatorPlan Plan = wholeModule(Name);
+      std::string Planned = compile(B, &Plan);
+      EXPECT_TRUE(Planned == Reference) << B.Name << " " << Name;
+      Differ += Planned != Clang;
+    }
+  }
+  EXPECT_GT(Differ, 0u) << "no allocator changed any object: the test proves nothing";
+}
+
+TEST_F(AllocatorPlanTest, MixedPlanGivesEachFunctionItsAllocatorsBytes) {
+  unsigned Moved = 0;
+  for (const Benchmark &B : Modules) {
+    std::map<std::string, uint64_t> Greedy = bytesOf(compile(B));
+    AllocatorPlan Basic = wholeModule("basic");
+    std::map<std::string, uint64_t> ByBasic = bytesOf(compile(B, &Basic));
+    AllocatorPlan Half;
+    Half.Choices = {choice("greedy"), choice("basic")};
+    bool Odd = false;
+    for (const auto &[Name, Bytes] : Greedy)
+      if ((Odd = !Odd))
+        Half.ByFunction[Name] = 1;
+    takeAllocatorCounts();
+    std::map<std::string, uint64_t> Mixed = bytesOf(compile(B, &Half));
+    AllocatorCounts C = takeAllocatorCounts();
+    EXPECT_EQ(C.Basic, Half.ByFunction.size()) << B.Name;
+    for (const auto &[Name, Bytes] : Greedy) {
+      bool ToBasic = Half.ByFunction.count(Name);
+      EXPECT_EQ(Mixed[Name], ToBasic ? ByBasic[Name] : Bytes) << B.Name << " " << Name;
+      Moved += ToBasic && ByBasic[Name] != Bytes;
+    }
+  }
+  EXPECT_GT(Moved, 0u) << "basic allocated no function differently: the test proves nothing";
+}
+
+TEST_F(AllocatorPlanTest, OtherThreadsKeepTheirAllocator) {
+  const Benchmark &B = Modules[0];
+  std::string Clang = compile(B);
+  AllocatorPlan Basic = wholeModule("basic");
+  ScopedAllocatorPlan Scope(Basic);
+  std::string Elsewhere;
+  std::thread T([&] { Elsewhere = compile(B); });
+  T.join();
+  EXPECT_TRUE(Elsewhere == Clang);
+}
+
+TEST_F(AllocatorPlanTest, ChoiceByBytesIsNeverLargerAndMovesOnlySmallerFunctions) {
+  std::vector<AllocatorChoice> Choices{choice("greedy"), choice("basic"), choice("pbqp"),
+                                       choice("greedy:-split-spill-mode=default")};
+  unsigned Moved = 0;
+  for (const Benchmark &B : Modules) {
+    std::string Clang = compile(B);
+    Expected<ObjectSize> ClangSize = measureObject(MemoryBufferRef(Clang, "clang"));
+    ASSERT_TRUE(bool(ClangSize));
+    std::map<std::string, uint64_t> Greedy = bytesOf(Clang);
+    Optimized O = optimized(B);
+    Expected<BytesAllocation> R = allocateByBytes(
+        *O.M, Choices, [&](Module &M, SmallVectorImpl<char> &Obj) { return O.CG->emit(M, Obj); });
+    ASSERT_TRUE(bool(R)) << toString(R.takeError());
+    EXPECT_TRUE(R->Failed.empty());
+    EXPECT_EQ(R->FirstBytes, ClangSize->linkedImageBytes()) << B.Name;
+    EXPECT_LE(R->MixBytes, R->FirstBytes) << B.Name;
+    std::string Object(R->Object.begin(), R->Object.end());
+    if (R->FunctionsMoved == 0) {
+      EXPECT_TRUE(Object == Clang) << B.Name;
+      EXPECT_EQ(R->Codegens, Choices.size());
+      continue;
+    }
+    EXPECT_EQ(R->Codegens, Choices.size() + 1);
+    EXPECT_LT(R->MixBytes, R->FirstBytes) << B.Name;
+    std::map<std::string, uint64_t> Mixed = bytesOf(Object);
+    for (const auto &[Name, Bytes] : Greedy) {
+      if (R->Plan.ByFunction.count(Name)) {
+        ++Moved;
+        EXPECT_LT(Mixed[Name], Bytes) << B.Name << " " << Name;
+      } else {
+        EXPECT_EQ(Mixed[Name], Bytes) << B.Name << " " << Name;
+      }
+    }
+  }
+  EXPECT_GT(Moved, 0u) << "no function moved: the test proves nothing";
+}
+
+} // namespace
