@@ -1,9 +1,13 @@
 #include "policies/regalloc/AllocatorPlan.h"
+#include "policies/regalloc/AllocatorFeatures.h"
+#include "policies/regalloc/AllocatorModel.h"
 #include "policies/regalloc/AllocatorOptions.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/CodeGen/LiveDebugVariables.h"
+#include "llvm/CodeGen/LiveIntervals.h"
 #include "llvm/CodeGen/LiveRegMatrix.h"
+#include "llvm/CodeGen/MachineLoopInfo.h"
 #include "llvm/CodeGen/MachineFunction.h"
 #include "llvm/CodeGen/MachineFunctionPass.h"
 #include "llvm/CodeGen/MachinePassRegistry.h"
@@ -141,7 +145,21 @@ public:
   }
 
   bool runOnMachineFunction(MachineFunction &MF) override {
-    const AllocatorChoice &C = Plan.choiceFor(MF.getName());
+    unsigned Index = Plan.Default;
+    auto Fixed = Plan.ByFunction.find(MF.getName());
+    if (Plan.Features || (Plan.Model && Fixed == Plan.ByFunction.end())) {
+      std::vector<float> F =
+          allocatorFeatures(MF, getAnalysis<LiveIntervalsWrapperPass>().getLIS(),
+                            getAnalysis<MachineLoopInfoWrapperPass>().getLI());
+      if (Plan.Model && Fixed == Plan.ByFunction.end())
+        Index = Plan.Model->choose(F);
+      if (Plan.Features)
+        (*Plan.Features)[MF.getName()] = std::move(F);
+    }
+    if (Fixed != Plan.ByFunction.end())
+      Index = Fixed->second;
+    const AllocatorChoice &C = Plan.Choices[Index];
+    ThreadCounts.Moved += Index != 0;
     FunctionPass *P = instance(C.Allocator);
     // The allocator finds its analyses through a resolver of its own (a pass deletes its
     // resolver), filled from the dispatcher's, which the pass manager filled for this
@@ -212,6 +230,13 @@ FunctionPass *createFromRegistry() {
 }
 
 } // namespace
+
+AllocatorPlan AllocatorPlan::predicted(std::shared_ptr<const AllocatorModel> Model) {
+  AllocatorPlan P;
+  P.Choices = Model->allocators();
+  P.Model = std::move(Model);
+  return P;
+}
 
 ScopedAllocatorPlan::ScopedAllocatorPlan(const AllocatorPlan &Plan) {
   ThreadPlan = &Plan;

@@ -23,10 +23,13 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace smartcc {
+
+class AllocatorModel;
 
 // One way to allocate a function.
 struct AllocatorChoice {
@@ -46,16 +49,19 @@ struct AllocatorChoice {
 // Parses AllocatorChoice::name()'s syntax; an error says what is wrong with Spec.
 llvm::Expected<AllocatorChoice> parseAllocatorChoice(llvm::StringRef Spec);
 
-// Which allocator each function takes: Choices[ByFunction[name]], else Choices[Default].
+// Which allocator each function takes: Choices[ByFunction[name]], else the one Model predicts
+// from the function's features, else Choices[Default].
 struct AllocatorPlan {
   std::vector<AllocatorChoice> Choices{AllocatorChoice{}};
   unsigned Default = 0;
   llvm::StringMap<unsigned> ByFunction;
+  // With a model, Choices are its allocators (predicted()).
+  std::shared_ptr<const AllocatorModel> Model;
+  // When set, every function's features (AllocatorFeatures.h) are recorded here as it is
+  // allocated: the training data of the model.
+  llvm::StringMap<std::vector<float>> *Features = nullptr;
 
-  const AllocatorChoice &choiceFor(llvm::StringRef Function) const {
-    auto It = ByFunction.find(Function);
-    return Choices[It == ByFunction.end() ? Default : It->second];
-  }
+  static AllocatorPlan predicted(std::shared_ptr<const AllocatorModel> Model);
 };
 
 // Code generations started on this thread within the scope allocate as Plan says (Plan must
@@ -72,6 +78,7 @@ public:
 // and statistics): greedy, basic, PBQP.
 struct AllocatorCounts {
   unsigned Greedy = 0, Basic = 0, PBQP = 0;
+  unsigned Moved = 0; // functions not given Choices[0]
 };
 AllocatorCounts takeAllocatorCounts();
 

@@ -11,6 +11,7 @@
 #include "runtime/candidates/PolicyRollout.h"
 #include "runtime/measure/RegAllocCost.h"
 #include "runtime/compile/RegAllocPortfolio.h"
+#include "policies/regalloc/AllocatorModel.h"
 #include "policies/regalloc/AllocatorPlan.h"
 #include "policies/regalloc/MLRegAllocAdvisor.h"
 #include "runtime/compile/AllocatorsByBytes.h"
@@ -160,7 +161,7 @@ void runCandidate(Module &Frontend, const CandidateSpec &Spec, const CandidateCo
   std::string StackUsage;
   // (Per-function allocation assembles its object from several code generations: no single
   // set of stack-usage lines describes it.)
-  if (WantsStackUsage && (Spec.RegAlloc || !Spec.Allocators.empty()))
+  if (WantsStackUsage && (Spec.RegAlloc || !Spec.Allocators.empty() || !Spec.AllocatorModel.empty()))
     return Finish(Outcome::CodegenFailed, "-fstack-usage with per-function register allocation");
   std::vector<AllocatorChoice> Allocators;
   for (const std::string &Name : Spec.Allocators) {
@@ -170,7 +171,19 @@ void runCandidate(Module &Frontend, const CandidateSpec &Spec, const CandidateCo
     Allocators.push_back(std::move(*C));
   }
   AllocatorPlan ByBytes;
-  if (Spec.RegAlloc && !Allocators.empty())
+  if (!Spec.AllocatorModel.empty()) {
+    std::optional<Expected<AllocatorModel>> Model =
+        Spec.AllocatorModel == "builtin"
+            ? AllocatorModel::builtinFor(M.getTargetTriple().str())
+            : std::optional<Expected<AllocatorModel>>(AllocatorModel::load(Spec.AllocatorModel));
+    if (!Model)
+      return Finish(Outcome::BadPipeline,
+                    "no allocator-choice model is built in for " + M.getTargetTriple().str());
+    if (!*Model)
+      return Finish(Outcome::BadPipeline, toString(Model->takeError()));
+    ByBytes = AllocatorPlan::predicted(std::make_shared<const AllocatorModel>(std::move(**Model)));
+  }
+  if (Spec.RegAlloc && (!Allocators.empty() || ByBytes.Model))
     return Finish(Outcome::BadPipeline, "a register-allocation policy and allocators by bytes");
   if (!Allocators.empty()) {
     Expected<BytesAllocation> A =
@@ -199,6 +212,25 @@ void runCandidate(Module &Frontend, const CandidateSpec &Spec, const CandidateCo
     }
     for (const std::string &Failure : A->Failed)
       Note += (Note.empty() ? "" : "; ") + Failure;
+  } else if (ByBytes.Model) {
+    // One code generation; the model picks each function's allocator as it is allocated.
+    takeAllocatorCounts();
+    Diags->Stack = {};
+    Error EmitError = [&] {
+      ScopedAllocatorPlan Scope(ByBytes);
+      return Emit(M, Object, EmitKind::Object);
+    }();
+    R.StackWarnings = Diags->Stack;
+    if (EmitError)
+      return Finish(Outcome::CodegenFailed, toString(std::move(EmitError)));
+    AllocatorCounts Counts = takeAllocatorCounts();
+    R.RegAllocFunctions = Counts.Greedy + Counts.Basic + Counts.PBQP;
+    R.RegAllocFunctionsChanged = Counts.Moved;
+    R.RegAllocCodegens = 1;
+    if (Counts.Moved)
+      Note += (Note.empty() ? "" : "; ") + std::to_string(Counts.Moved) + " of " +
+              std::to_string(R.RegAllocFunctions) + " functions to another allocator, as " +
+              ByBytes.Model->source() + " predicts";
   } else if (Spec.RegAlloc) {
     Expected<PortfolioAllocation> P =
         allocatePerFunction(
@@ -259,7 +291,7 @@ void runCandidate(Module &Frontend, const CandidateSpec &Spec, const CandidateCo
     if (Spec.RegAlloc)
       AsmPlan.emplace(*Spec.RegAlloc, nullptr, &Plan);
     std::optional<ScopedAllocatorPlan> AsmAllocators;
-    if (!Allocators.empty())
+    if (!Allocators.empty() || ByBytes.Model)
       AsmAllocators.emplace(ByBytes);
     if (Error E = Emit(*ForAsm, Assembly, EmitKind::Assembly))
       return Finish(Outcome::CodegenFailed, "assembly: " + toString(std::move(E)));

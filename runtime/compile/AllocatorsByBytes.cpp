@@ -39,14 +39,15 @@ Expected<std::unique_ptr<Module>> copyOf(Module &M, StringRef Bitcode) {
 } // namespace
 
 Expected<BytesAllocation> allocateByBytes(Module &M, ArrayRef<AllocatorChoice> Allocators,
-                                          EmitObjectWithFn Emit) {
+                                          EmitObjectWithFn Emit, bool RecordFeatures) {
   if (Allocators.empty())
     return createStringError(inconvertibleErrorCode(), "no register allocators to choose from");
   BytesAllocation R;
   R.Plan.Choices.assign(Allocators.begin(), Allocators.end());
   // Each allocator on a copy of the module (code generation rewrites it): its object and each
   // function's bytes in it.
-  std::vector<std::optional<std::map<std::string, uint64_t>>> Bytes(Allocators.size());
+  std::vector<std::optional<std::map<std::string, uint64_t>>> &Bytes = R.Bytes;
+  Bytes.resize(Allocators.size());
   SmallString<0> Bitcode;
   {
     raw_svector_ostream OS(Bitcode);
@@ -59,6 +60,8 @@ Expected<BytesAllocation> allocateByBytes(Module &M, ArrayRef<AllocatorChoice> A
       return Copy.takeError();
     AllocatorPlan Whole = R.Plan;
     Whole.Default = I;
+    if (RecordFeatures && I == 0)
+      Whole.Features = &R.Features;
     SmallString<0> Object;
     ++R.Codegens;
     if (Error E = emitWith(**Copy, Whole, Emit, Object)) {

@@ -15,7 +15,10 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Error.h"
+#include "llvm/ADT/StringMap.h"
 #include <cstdint>
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,6 +37,11 @@ struct BytesAllocation {
   uint64_t FirstBytes = 0;     // image bytes of the first allocator's object
   uint64_t MixBytes = 0;       // ... of the mix (equal to FirstBytes when no function moved)
   std::vector<std::string> Failed; // allocators whose code generation failed, and why
+  // Each function's image bytes under each allocator (as Allocators; none: its code generation
+  // failed), and with RecordFeatures its features before allocation (AllocatorFeatures.h):
+  // what the allocator-choice model learns from.
+  std::vector<std::optional<std::map<std::string, uint64_t>>> Bytes;
+  llvm::StringMap<std::vector<float>> Features;
 };
 
 using EmitObjectWithFn =
@@ -43,6 +51,7 @@ using EmitObjectWithFn =
 // on copies). Allocators[0] is the reference, usually greedy.
 llvm::Expected<BytesAllocation> allocateByBytes(llvm::Module &M,
                                                 llvm::ArrayRef<AllocatorChoice> Allocators,
-                                                EmitObjectWithFn Emit);
+                                                EmitObjectWithFn Emit,
+                                                bool RecordFeatures = false);
 
 } // namespace smartcc

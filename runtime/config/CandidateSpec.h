@@ -68,6 +68,10 @@ struct CandidateSpec {
   // as policies/regalloc/AllocatorPlan.h names them ("greedy", "basic", "pbqp",
   // "greedy:-split-spill-mode=default"); the first is the reference. Empty: clang's allocator.
   std::vector<std::string> Allocators;
+  // An allocator-choice model (policies/regalloc/AllocatorModel.h): "builtin" (the one built
+  // in for the target) or a path. One code generation, each function at the allocator the
+  // model predicts for it. Empty: none.
+  std::string AllocatorModel;
   // Stands for clang's own output where that output cannot be measured in the needed unit
   // (-S, the IR metric, the register-allocation cost): it is the baseline, not a contender.
   bool Replica = false;

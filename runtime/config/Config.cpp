@@ -9,6 +9,7 @@
 #include "policies/BuiltinCandidates.h"
 #include "policies/SequenceAgent.h"
 #include "policies/inliner/InlinePolicy.h"
+#include "policies/regalloc/AllocatorModel.h"
 #include "policies/regalloc/AllocatorPlan.h"
 #include "policies/regalloc/RegAllocPolicy.h"
 
@@ -364,6 +365,12 @@ Error parseCandidate(StringRef Source, const std::string &Path, const toml::tabl
                         "'" + KeyPath + "': " + llvm::toString(C.takeError()));
       if (!E && Spec.Allocators.size() < 2)
         E = nodeError(Source, *V, "'" + KeyPath + "' needs at least two allocators to choose from");
+    } else if (Key == "allocator_model") {
+      E = readString(Source, *V, KeyPath, Spec.AllocatorModel,
+                     "\"builtin\" or a path to an allocator-choice model");
+      if (!E && Spec.AllocatorModel != "builtin")
+        if (llvm::Expected<AllocatorModel> M = AllocatorModel::load(Spec.AllocatorModel); !M)
+          E = nodeError(Source, *V, "'" + KeyPath + "': " + llvm::toString(M.takeError()));
     } else if (Key == "policy") {
       E = readString(Source, *V, KeyPath, Spec.Policy, "a path to an exported model");
     } else if (Key == "after_clang_pipeline") {

@@ -4,6 +4,9 @@
 // as -regalloc would run it; in a mixed plan every function costs exactly the bytes it costs
 // under its allocator alone; other threads keep their allocator while a scope is open; the
 // choice never returns a larger object than greedy's and each moved function is smaller.
+#include "policies/model/ExportedModel.h"
+#include "policies/regalloc/AllocatorFeatures.h"
+#include "policies/regalloc/AllocatorModel.h"
 #include "policies/regalloc/AllocatorPlan.h"
 #include "runtime/compile/AllocatorsByBytes.h"
 #include "runtime/compile/CodegenContext.h"
@@ -16,6 +19,7 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 #include "HarvestForTest.h"
 #include <gtest/gtest.h>
@@ -238,3 +242,78 @@ TEST_F(AllocatorPlanTest, ChoiceByBytesIsNeverLargerAndMovesOnlySmallerFunctions
 }
 
 } // namespace
+
+namespace {
+
+// An allocator-choice model over greedy and basic whose scores are constants (the biases):
+// basic scores Basic, greedy 0; Margin as given.
+std::string constantModel(float Basic, double Margin, size_t Features) {
+  json::Array Names;
+  for (size_t I = 0; I < Features; ++I)
+    Names.push_back(allocatorFeatureNames()[I]);
+  json::Object Meta{{"kind", "allocator-choice"},
+                    {"input_size", int64_t(Features)},
+                    {"features", std::move(Names)},
+                    {"allocators", json::Array{"greedy", "basic"}},
+                    {"margin", Margin},
+                    {"layers", json::Array{json::Object{{"kind", "linear"},
+                                                        {"in", int64_t(Features)},
+                                                        {"out", 2},
+                                                        {"offset", 0}}}}};
+  std::vector<float> W(2 * Features + 2, 0.f);
+  W[2 * Features + 1] = Basic;
+  return ExportedModel::serialize(Meta, W);
+}
+
+std::shared_ptr<const AllocatorModel> modelOf(const std::string &Bytes) {
+  Expected<ExportedModel> M = ExportedModel::parse(Bytes, "test.smm");
+  EXPECT_TRUE(bool(M));
+  Expected<AllocatorModel> A = AllocatorModel::fromModel(std::move(*M), "test.smm");
+  EXPECT_TRUE(bool(A)) << (A ? "" : toString(A.takeError()));
+  return std::make_shared<const AllocatorModel>(std::move(*A));
+}
+
+} // namespace
+
+TEST_F(AllocatorPlanTest, ModelPicksEachFunctionsAllocatorDeterministically) {
+  const size_t F = allocatorFeatureNames().size();
+  unsigned Differ = 0;
+  for (const Benchmark &B : Modules) {
+    std::string Clang = compile(B);
+    AllocatorPlan Basic = wholeModule("basic");
+    std::string ByBasic = compile(B, &Basic);
+    // Basic scores above greedy by more than the margin everywhere: the basic allocator's object.
+    AllocatorPlan Predicted = AllocatorPlan::predicted(modelOf(constantModel(2.f, 1.0, F)));
+    takeAllocatorCounts();
+    std::string First = compile(B, &Predicted);
+    AllocatorCounts C = takeAllocatorCounts();
+    EXPECT_TRUE(First == ByBasic) << B.Name;
+    EXPECT_EQ(C.Moved, C.Basic);
+    EXPECT_GT(C.Basic, 0u);
+    EXPECT_TRUE(compile(B, &Predicted) == First) << B.Name; // deterministic
+    Differ += First != Clang;
+    // Within the margin, every function stays at the reference: clang's object.
+    AllocatorPlan Within = AllocatorPlan::predicted(modelOf(constantModel(2.f, 3.0, F)));
+    EXPECT_TRUE(compile(B, &Within) == Clang) << B.Name;
+  }
+  EXPECT_GT(Differ, 0u);
+}
+
+TEST(AllocatorModelFile, MismatchesAreRefusedWithThePath) {
+  const size_t F = allocatorFeatureNames().size();
+  Expected<ExportedModel> Short = ExportedModel::parse(constantModel(1.f, 0, F - 1), "m.smm");
+  ASSERT_TRUE(bool(Short));
+  Expected<AllocatorModel> A = AllocatorModel::fromModel(std::move(*Short), "dir/m.smm");
+  ASSERT_FALSE(bool(A));
+  EXPECT_NE(toString(A.takeError()).find("dir/m.smm: its features are not this smartcc's"),
+            std::string::npos);
+  std::string Text = constantModel(1.f, 0, F);
+  size_t At = Text.find("\"basic\"");
+  ASSERT_NE(At, std::string::npos);
+  Text.replace(At, 7, "\"fast!\"");
+  Expected<ExportedModel> Bad = ExportedModel::parse(Text, "m.smm");
+  ASSERT_TRUE(bool(Bad));
+  Expected<AllocatorModel> B = AllocatorModel::fromModel(std::move(*Bad), "dir/m.smm");
+  ASSERT_FALSE(bool(B));
+  EXPECT_NE(toString(B.takeError()).find("unknown register allocator 'fast!'"), std::string::npos);
+}

@@ -27,6 +27,7 @@
 #include "policies/model/ExportedModel.h"
 #include "policies/inliner/InlineFeatures.h"
 #include "policies/regalloc/RegAllocPolicy.h"
+#include "policies/train/AllocatorChoiceTraining.h"
 #include "policies/train/DQN.h"
 #include "policies/train/IR2VecVocabTraining.h"
 #include "policies/train/InlinerTraining.h"
@@ -666,6 +667,22 @@ int trainInliner(int Argc, const char **Argv) {
   });
 }
 
+// The allocator-choice model learns from each function's bytes under every allocator.
+int trainAllocatorChoiceModel(int Argc, const char **Argv) {
+  AllocatorChoiceOptions O;
+  O.RunDir = RunDir;
+  O.TargetPrefix = TargetPrefix;
+  O.Seed = Seed;
+  O.Jobs = Jobs;
+  if (given(Epochs))
+    O.Epochs = Epochs;
+  if (given(InlinerHidden))
+    O.Hidden = InlinerHidden;
+  return trainOnSplits(Argc, Argv, [&](const Splits &S) {
+    return trainAllocatorChoice(O, S.Train, S.Validation);
+  });
+}
+
 // The register-allocation policy learns from codegen of clang's optimized modules.
 int trainRegAlloc(int Argc, const char **Argv) {
   if (!is_contained(std::vector<std::string>{"O1", "O2", "O3", "Os", "Oz"}, CompileLevel))
@@ -748,13 +765,15 @@ int main(int Argc, const char **Argv) {
     return trainInliner(Argc, Argv);
   if (Trainer == "regalloc-es")
     return trainRegAlloc(Argc, Argv);
+  if (Trainer == "allocator-choice")
+    return trainAllocatorChoiceModel(Argc, Argv);
   if (RewardName != "ir" && RewardName != "bytes")
     return fail("--reward must be ir or bytes");
   if (CorpusDir.empty() || Hashes.empty() || RunDir.empty())
     return fail("--corpus, --hashes and --run are required (see --help)");
   if (Trainer != "dqn" && Trainer != "ppo" && Trainer != "dreamer")
     return fail("unknown trainer '" + Trainer +
-                "' (available: dqn, ppo, dreamer, value, ir2vec-vocab, inliner-bc, inliner-es, inliner-flips, regalloc-es)");
+                "' (available: dqn, ppo, dreamer, value, ir2vec-vocab, inliner-bc, inliner-es, inliner-flips, regalloc-es, allocator-choice)");
   Expected<Splits> S = readSplits();
   if (!S)
     return fail(toString(S.takeError()));

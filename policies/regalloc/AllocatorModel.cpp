@@ -1,0 +1,83 @@
+#include "policies/regalloc/AllocatorModel.h"
+#include "policies/model/EmbeddedModels.h"
+#include "policies/regalloc/AllocatorFeatures.h"
+
+#include "BuiltinAllocatorModels.inc"
+
+using namespace llvm;
+
+namespace smartcc {
+namespace {
+
+Error bad(StringRef Source, const Twine &Why) {
+  return createStringError(inconvertibleErrorCode(), Source + ": " + Why);
+}
+
+} // namespace
+
+Expected<AllocatorModel> AllocatorModel::fromModel(ExportedModel M, StringRef Source) {
+  const json::Object &Meta = M.metadata();
+  std::optional<StringRef> Kind = Meta.getString("kind");
+  if (!Kind || *Kind != "allocator-choice")
+    return bad(Source, "not an allocator-choice model (metadata kind)");
+  const json::Array *Features = Meta.getArray("features");
+  const std::vector<std::string> &Names = allocatorFeatureNames();
+  bool Same = Features && Features->size() == Names.size();
+  for (size_t I = 0; Same && I < Names.size(); ++I)
+    Same = (*Features)[I].getAsString() == StringRef(Names[I]);
+  if (!Same)
+    return bad(Source, "its features are not this smartcc's (" + Twine(Names.size()) +
+                           " features, from " + Names.front() + " to " + Names.back() + ")");
+  if (M.inputSize() != Names.size())
+    return bad(Source, "input size " + Twine(M.inputSize()) + ", expected " +
+                           Twine(Names.size()));
+  AllocatorModel A;
+  const json::Array *Allocators = Meta.getArray("allocators");
+  if (!Allocators || Allocators->size() < 2)
+    return bad(Source, "'allocators' must name at least two allocators");
+  for (const json::Value &V : *Allocators) {
+    std::optional<StringRef> Name = V.getAsString();
+    if (!Name)
+      return bad(Source, "'allocators' must be strings");
+    Expected<AllocatorChoice> C = parseAllocatorChoice(*Name);
+    if (!C)
+      return bad(Source, toString(C.takeError()));
+    A.Allocators.push_back(std::move(*C));
+  }
+  if (M.outputSize() != A.Allocators.size())
+    return bad(Source, "output size " + Twine(M.outputSize()) + " for " +
+                           Twine(A.Allocators.size()) + " allocators");
+  if (std::optional<double> Margin = Meta.getNumber("margin"))
+    A.Margin = float(*Margin);
+  A.Model = std::move(M);
+  A.Source = Source.str();
+  return A;
+}
+
+Expected<AllocatorModel> AllocatorModel::load(const std::string &Path) {
+  Expected<ExportedModel> M = ExportedModel::load(Path);
+  if (!M)
+    return M.takeError();
+  return fromModel(std::move(*M), Path);
+}
+
+std::optional<Expected<AllocatorModel>> AllocatorModel::builtinFor(StringRef Triple) {
+  std::optional<Expected<BuiltinModel>> B =
+      findBuiltinModel(BuiltinModels, Triple, "allocator-choice model");
+  if (!B)
+    return std::nullopt;
+  if (!*B)
+    return Expected<AllocatorModel>(B->takeError());
+  return fromModel(std::move((*B)->Model), (*B)->Source);
+}
+
+unsigned AllocatorModel::choose(ArrayRef<float> Features) const {
+  std::vector<float> Scores = Model.forward(Features);
+  unsigned Best = 0;
+  for (unsigned I = 1; I < Scores.size(); ++I)
+    if (Scores[I] > Scores[Best])
+      Best = I;
+  return Best != 0 && Scores[Best] - Scores[0] > Margin ? Best : 0;
+}
+
+} // namespace smartcc

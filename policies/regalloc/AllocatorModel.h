@@ -1,0 +1,44 @@
+// A learned choice of register allocator per function (policies/regalloc/AllocatorPlan.h):
+// from a function's features before allocation (AllocatorFeatures.h) it predicts under which
+// of its allocators the function is smallest, so that the compiler code-generates once with
+// the predicted allocators instead of once per allocator and once more.
+//
+// The shipped model format (policies/model/ExportedModel.h) with metadata
+//   "kind": "allocator-choice", "features": [names, as allocatorFeatureNames()],
+//   "allocators": [AllocatorChoice names; the first is the reference, usually greedy],
+//   "margin": M (optional, default 0)
+// and one output per allocator (a score). A function takes the best-scoring allocator when its
+// score beats the reference's by more than M, else the reference: a wrong move costs bytes,
+// staying costs only the saving missed. Trained by smartcc-train --trainer allocator-choice.
+#pragma once
+#include "policies/model/ExportedModel.h"
+#include "policies/regalloc/AllocatorPlan.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/Error.h"
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace smartcc {
+
+class AllocatorModel {
+public:
+  // Errors name Source (the model's path) and what does not match.
+  static llvm::Expected<AllocatorModel> fromModel(ExportedModel M, llvm::StringRef Source);
+  static llvm::Expected<AllocatorModel> load(const std::string &Path);
+  // The model built into smartcc for Triple's architecture, if any.
+  static std::optional<llvm::Expected<AllocatorModel>> builtinFor(llvm::StringRef Triple);
+
+  const std::vector<AllocatorChoice> &allocators() const { return Allocators; }
+  // The index into allocators() of Features' predicted allocator.
+  unsigned choose(llvm::ArrayRef<float> Features) const;
+  const std::string &source() const { return Source; }
+
+private:
+  ExportedModel Model;
+  std::vector<AllocatorChoice> Allocators;
+  float Margin = 0;
+  std::string Source;
+};
+
+} // namespace smartcc

@@ -1,0 +1,381 @@
+#include "policies/train/AllocatorChoiceTraining.h"
+#include "policies/regalloc/AllocatorFeatures.h"
+#include "policies/regalloc/AllocatorPlan.h"
+#include "policies/model/ExportedModel.h"
+#include "policies/train/EvolutionStrategies.h"
+#include "policies/train/RegAllocTraining.h"
+#include "policies/train/TrainingCommon.h"
+#include "runtime/compile/AllocatorsByBytes.h"
+#include "runtime/compile/CodegenContext.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IRReader/IRReader.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include <chrono>
+#include <cmath>
+#include <mutex>
+
+using namespace llvm;
+
+namespace smartcc {
+namespace {
+
+// One function: its features and its bytes under each allocator (-1: that allocator failed).
+struct FunctionRow {
+  std::vector<float> X;
+  std::vector<double> Bytes;
+};
+
+struct ModuleRows {
+  std::string Hash;
+  std::vector<FunctionRow> Rows;
+};
+
+json::Value toJSON(const ModuleRows &M) {
+  json::Array Functions;
+  for (const FunctionRow &R : M.Rows)
+    Functions.push_back(json::Object{{"f", json::Array(R.X)}, {"b", json::Array(R.Bytes)}});
+  return json::Object{{"hash", M.Hash}, {"functions", std::move(Functions)}};
+}
+
+bool fromJSON(const json::Value &V, ModuleRows &M, json::Path P) {
+  json::ObjectMapper O(V, P);
+  if (!O || !O.map("hash", M.Hash))
+    return false;
+  const json::Array *Functions = V.getAsObject()->getArray("functions");
+  if (!Functions)
+    return false;
+  for (const json::Value &F : *Functions) {
+    FunctionRow R;
+    std::vector<double> X;
+    json::ObjectMapper FO(F, P);
+    if (!FO || !FO.map("f", X) || !FO.map("b", R.Bytes))
+      return false;
+    R.X.assign(X.begin(), X.end());
+    M.Rows.push_back(std::move(R));
+  }
+  return true;
+}
+
+Expected<ModuleRows> measureModule(const CorpusModule &C, ArrayRef<AllocatorChoice> Allocators,
+                                   const std::string &BitcodeDir) {
+  Expected<CodegenModule> CM = prepareCodegenModule(C, "Oz", BitcodeDir);
+  if (!CM)
+    return CM.takeError();
+  Expected<std::unique_ptr<CodegenContext>> CG = CodegenContext::fromCC1Args(CM->CC1Args);
+  if (!CG)
+    return CG.takeError();
+  LLVMContext Ctx;
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer = MemoryBuffer::getFile(CM->OptimizedBitcodePath);
+  if (!Buffer)
+    return errorCodeToError(Buffer.getError());
+  Expected<std::unique_ptr<Module>> M = parseBitcodeFile((*Buffer)->getMemBufferRef(), Ctx);
+  if (!M)
+    return M.takeError();
+  Expected<BytesAllocation> A = allocateByBytes(
+      **M, Allocators,
+      [&](Module &Mod, SmallVectorImpl<char> &Obj) { return (*CG)->emit(Mod, Obj); },
+      /*RecordFeatures=*/true);
+  if (!A)
+    return A.takeError();
+  ModuleRows Out;
+  Out.Hash = C.Hash;
+  for (const auto &[Name, Reference] : *A->Bytes[0]) {
+    auto F = A->Features.find(Name);
+    if (F == A->Features.end())
+      continue; // (a function no allocator saw: none here, but a symbol might alias)
+    FunctionRow R;
+    R.X = F->second;
+    for (const auto &B : A->Bytes) {
+      auto It = B ? B->find(Name) : std::map<std::string, uint64_t>::const_iterator();
+      R.Bytes.push_back(B && It != B->end() ? double(It->second) : -1.0);
+    }
+    Out.Rows.push_back(std::move(R));
+  }
+  return Out;
+}
+
+// Every module's rows, from the cache where measured before; the rest are measured now (and
+// appended to the cache as each ends, so an interrupted run resumes).
+Expected<std::vector<ModuleRows>> measureAll(const AllocatorChoiceOptions &O,
+                                             const std::vector<const CorpusModule *> &Modules,
+                                             ArrayRef<AllocatorChoice> Allocators) {
+  const std::string Ckpt = O.RunDir + "/checkpoint", Cache = Ckpt + "/allocator-data.jsonl";
+  if (std::error_code EC = sys::fs::create_directories(Ckpt + "/optimized"))
+    return errorCodeToError(EC);
+  StringMap<ModuleRows> Known;
+  if (ErrorOr<std::unique_ptr<MemoryBuffer>> B = MemoryBuffer::getFile(Cache)) {
+    SmallVector<StringRef, 0> Lines;
+    (*B)->getBuffer().split(Lines, '\n', -1, false);
+    for (StringRef L : Lines) {
+      Expected<json::Value> V = json::parse(L);
+      ModuleRows M;
+      json::Path::Root Root;
+      if (V && fromJSON(*V, M, Root))
+        Known[M.Hash] = std::move(M);
+      else if (!V)
+        consumeError(V.takeError()); // a line cut by an interruption: measured again
+    }
+  }
+  std::vector<size_t> Todo;
+  for (size_t I = 0; I < Modules.size(); ++I)
+    if (!Known.count(Modules[I]->Hash))
+      Todo.push_back(I);
+  outs() << "allocator data: " << Modules.size() - Todo.size() << " modules cached, "
+         << Todo.size() << " to measure\n";
+  std::mutex Lock;
+  std::error_code EC;
+  raw_fd_ostream Out(Cache, EC, sys::fs::OF_Append);
+  if (EC)
+    return errorCodeToError(EC);
+  size_t Done = 0, Failed = 0;
+  auto Start = std::chrono::steady_clock::now();
+  parallelFor(Todo.size(), O.Jobs, [&](size_t K) {
+    const CorpusModule &C = *Modules[Todo[K]];
+    Expected<ModuleRows> R = measureModule(C, Allocators, Ckpt + "/optimized");
+    std::lock_guard<std::mutex> G(Lock);
+    ++Done;
+    if (!R) {
+      ++Failed;
+      errs() << "  " << C.Hash << " (" << C.Source << "): " << toString(R.takeError()) << "\n";
+    } else {
+      Out << json::Value(toJSON(*R)) << "\n";
+      Out.flush();
+      Known[R->Hash] = std::move(*R);
+    }
+    if (Done % 20 == 0 || Done == Todo.size()) {
+      double S = std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
+      outs() << format("  measured %zu/%zu modules (%zu failed), ETA %.0f s\n", Done,
+                       Todo.size(), Failed, S / Done * double(Todo.size() - Done));
+      outs().flush();
+    }
+  });
+  std::vector<ModuleRows> All;
+  for (const CorpusModule *C : Modules)
+    if (auto It = Known.find(C->Hash); It != Known.end())
+      All.push_back(It->second);
+  return All;
+}
+
+// Features and each allocator's bytes relative to the reference's (a failed allocator costs as
+// if it added a kilobyte: never worth choosing).
+struct Table {
+  torch::Tensor X, D;
+  size_t Rows = 0;
+};
+Table tableOf(const std::vector<ModuleRows> &Modules, size_t K) {
+  std::vector<float> X, D;
+  size_t N = 0, F = allocatorFeatureNames().size();
+  for (const ModuleRows &M : Modules)
+    for (const FunctionRow &R : M.Rows) {
+      if (R.X.size() != F || R.Bytes.size() != K || R.Bytes[0] < 0)
+        continue;
+      X.insert(X.end(), R.X.begin(), R.X.end());
+      for (size_t A = 0; A < K; ++A)
+        D.push_back(R.Bytes[A] < 0 ? 1024.f : float(R.Bytes[A] - R.Bytes[0]));
+      ++N;
+    }
+  Table T;
+  T.Rows = N;
+  T.X = torch::from_blob(X.data(), {int64_t(N), int64_t(F)}, torch::kFloat32).clone();
+  T.D = torch::from_blob(D.data(), {int64_t(N), int64_t(K)}, torch::kFloat32).clone();
+  return T;
+}
+
+struct Figures {
+  double Oracle = 0, Saved = 0; // bytes saved: every allocator tried; the model's choices
+  size_t Functions = 0, Moved = 0, WrongMoves = 0;
+  double fraction() const { return Oracle > 0 ? Saved / Oracle : 0; }
+};
+
+Figures evaluate(const torch::Tensor &Scores, const torch::Tensor &D, double Margin) {
+  Figures F;
+  auto S = Scores.accessor<float, 2>();
+  auto Dd = D.accessor<float, 2>();
+  for (int64_t I = 0; I < Scores.size(0); ++I) {
+    ++F.Functions;
+    int64_t Best = 0;
+    float Min = 0;
+    for (int64_t A = 1; A < Scores.size(1); ++A) {
+      if (S[I][A] > S[I][Best])
+        Best = A;
+      Min = std::min(Min, Dd[I][A]);
+    }
+    F.Oracle += -Min;
+    if (Best != 0 && S[I][Best] - S[I][0] > Margin) {
+      ++F.Moved;
+      F.Saved += -Dd[I][Best];
+      F.WrongMoves += Dd[I][Best] > 0;
+    }
+  }
+  return F;
+}
+
+json::Object figuresJSON(const Figures &F) {
+  return json::Object{{"functions", int64_t(F.Functions)},
+                      {"best_of_all_saved_bytes", F.Oracle},
+                      {"model_saved_bytes", F.Saved},
+                      {"fraction_of_best", F.fraction()},
+                      {"moved", int64_t(F.Moved)},
+                      {"moves_that_cost_bytes", int64_t(F.WrongMoves)}};
+}
+
+} // namespace
+
+Error trainAllocatorChoice(const AllocatorChoiceOptions &O, const std::vector<CorpusModule> &Train,
+                           const std::vector<CorpusModule> &Validation) {
+  std::vector<AllocatorChoice> Allocators;
+  for (const std::string &Name : O.Allocators) {
+    Expected<AllocatorChoice> C = parseAllocatorChoice(Name);
+    if (!C)
+      return C.takeError();
+    Allocators.push_back(std::move(*C));
+  }
+  auto OfTarget = [&](const std::vector<CorpusModule> &Ms) {
+    std::vector<const CorpusModule *> Out;
+    for (const CorpusModule &M : Ms)
+      if (StringRef(M.Target).starts_with(O.TargetPrefix))
+        Out.push_back(&M);
+    return Out;
+  };
+  std::vector<const CorpusModule *> TrainMs = OfTarget(Train), ValMs = OfTarget(Validation);
+  std::vector<const CorpusModule *> Both = TrainMs;
+  Both.insert(Both.end(), ValMs.begin(), ValMs.end());
+  Expected<std::vector<ModuleRows>> All = measureAll(O, Both, Allocators);
+  if (!All)
+    return All.takeError();
+  StringSet<> ValHashes;
+  for (const CorpusModule *M : ValMs)
+    ValHashes.insert(M->Hash);
+  std::vector<ModuleRows> TrainRows, ValRows;
+  for (ModuleRows &M : *All)
+    (ValHashes.contains(M.Hash) ? ValRows : TrainRows).push_back(std::move(M));
+  const size_t K = Allocators.size(), F = allocatorFeatureNames().size();
+  Table T = tableOf(TrainRows, K), V = tableOf(ValRows, K);
+  if (T.Rows == 0 || V.Rows == 0)
+    return createStringError(inconvertibleErrorCode(),
+                             "no functions to learn from (training %zu, validation %zu)", T.Rows,
+                             V.Rows);
+  outs() << "training on " << T.Rows << " functions of " << TrainRows.size()
+         << " modules, validating on " << V.Rows << " of " << ValRows.size() << "\n";
+
+  torch::manual_seed(O.Seed);
+  torch::Tensor Mean = T.X.mean(0), Std = T.X.std(0).clamp_min(1e-6);
+  torch::Tensor Xs = (T.X - Mean) / Std, Vs = (V.X - Mean) / Std;
+  // Linear scores, or one hidden ReLU layer (both are layers the shipped format evaluates).
+  // The last layer starts at zero: every allocator scores the same, so no function moves.
+  torch::nn::Sequential Net;
+  if (O.Hidden) {
+    Net->push_back(torch::nn::Linear(int64_t(F), int64_t(O.Hidden)));
+    Net->push_back(torch::nn::ReLU());
+  }
+  torch::nn::Linear Last{torch::nn::LinearOptions(int64_t(O.Hidden ? O.Hidden : F), int64_t(K))};
+  Net->push_back(Last);
+  {
+    torch::NoGradGuard G;
+    Last->weight.zero_();
+    Last->bias.zero_();
+  }
+  torch::optim::Adam Opt(Net->parameters(), torch::optim::AdamOptions(O.LearningRate));
+  const std::string Metrics = O.RunDir + "/metrics.jsonl";
+  for (unsigned Epoch = 1; Epoch <= O.Epochs; ++Epoch) {
+    Opt.zero_grad();
+    torch::Tensor Expected = (torch::softmax(Net->forward(Xs), 1) * T.D).sum(1).mean();
+    torch::Tensor Loss = Expected + O.L2 * Last->weight.pow(2).sum();
+    Loss.backward();
+    Opt.step();
+    if (Epoch % 250 == 0 || Epoch == O.Epochs) {
+      torch::NoGradGuard G;
+      torch::Tensor VE = (torch::softmax(Net->forward(Vs), 1) * V.D).sum(1).mean();
+      outs() << format("epoch %u/%u: expected bytes per function %.3f (validation %.3f)\n",
+                       Epoch, O.Epochs, Expected.item<float>(), VE.item<float>());
+      appendMetrics(Metrics, json::Object{{"epoch", int64_t(Epoch)},
+                                          {"train_expected_bytes", double(Expected.item<float>())},
+                                          {"validation_expected_bytes", double(VE.item<float>())}});
+    }
+  }
+  torch::NoGradGuard G;
+  torch::Tensor TrainScores = Net->forward(Xs).contiguous(),
+                ValScores = Net->forward(Vs).contiguous();
+  // The margin that saves most on validation (ties: the larger, fewer moves).
+  double Margin = 0;
+  std::optional<Figures> BestSoFar;
+  for (double M : {0.0, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0}) {
+    Figures Fv = evaluate(ValScores, V.D, M);
+    outs() << format("margin %.2f: validation saves %.0f of %.0f bytes (%.1f %%), %zu moves, "
+                     "%zu cost bytes\n",
+                     M, Fv.Saved, Fv.Oracle, 100 * Fv.fraction(), Fv.Moved, Fv.WrongMoves);
+    if (!BestSoFar || Fv.Saved >= BestSoFar->Saved) {
+      BestSoFar = Fv;
+      Margin = M;
+    }
+  }
+  // A model that saves nothing on validation at any margin moves no function.
+  if (BestSoFar->Saved <= 0) {
+    Margin = 1e9;
+    BestSoFar = evaluate(ValScores, V.D, Margin);
+  }
+  const Figures &Best = *BestSoFar;
+  Figures TrainFigures = evaluate(TrainScores, T.D, Margin);
+  json::Object Card{{"trainer", "allocator-choice"},
+                    {"seed", int64_t(O.Seed)},
+                    {"epochs", int64_t(O.Epochs)},
+                    {"hidden", int64_t(O.Hidden)},
+                    {"train_modules", int64_t(TrainRows.size())},
+                    {"validation_modules", int64_t(ValRows.size())},
+                    {"train", figuresJSON(TrainFigures)},
+                    {"validation", figuresJSON(Best)}};
+  appendMetrics(Metrics, json::Object{{"margin", Margin}, {"card", json::Object(Card)}});
+
+  json::Array Names, AllocatorNames, MeanA, StdA;
+  for (const std::string &N : allocatorFeatureNames())
+    Names.push_back(N);
+  for (const AllocatorChoice &C : Allocators)
+    AllocatorNames.push_back(C.name());
+  for (int64_t I = 0; I < int64_t(F); ++I) {
+    MeanA.push_back(double(Mean[I].item<float>()));
+    StdA.push_back(double(Std[I].item<float>()));
+  }
+  // Each linear layer's weights (out x in, row-major) then its biases, in order.
+  json::Array Layers;
+  std::vector<float> Weights;
+  for (const std::shared_ptr<torch::nn::Module> &Child : Net->children()) {
+    auto *L = Child->as<torch::nn::Linear>();
+    if (!L) {
+      Layers.push_back(json::Object{{"kind", "relu"}});
+      continue;
+    }
+    torch::Tensor W = L->weight.contiguous(), B = L->bias.contiguous();
+    Layers.push_back(json::Object{{"kind", "linear"},
+                                  {"in", int64_t(W.size(1))},
+                                  {"out", int64_t(W.size(0))},
+                                  {"offset", int64_t(Weights.size())}});
+    Weights.insert(Weights.end(), W.data_ptr<float>(), W.data_ptr<float>() + W.numel());
+    Weights.insert(Weights.end(), B.data_ptr<float>(), B.data_ptr<float>() + B.numel());
+  }
+  json::Object Meta{{"kind", "allocator-choice"},
+                    {"input_size", int64_t(F)},
+                    {"features", std::move(Names)},
+                    {"allocators", std::move(AllocatorNames)},
+                    {"margin", Margin},
+                    {"input_mean", std::move(MeanA)},
+                    {"input_std", std::move(StdA)},
+                    {"layers", std::move(Layers)},
+                    {"card", std::move(Card)}};
+
+  if (Error E = writeFileAtomically(O.RunDir + "/model.smm",
+                                    ExportedModel::serialize(Meta, Weights)))
+    return E;
+  outs() << format("validation: the model saves %.0f bytes of the %.0f that every allocator "
+                   "tried per function saves (%.1f %%), margin %.2f\n",
+                   Best.Saved, Best.Oracle, 100 * Best.fraction(), Margin);
+  return Error::success();
+}
+
+} // namespace smartcc
