@@ -56,7 +56,7 @@ PY
     for T in $TARGETS; do
       "$BIN/smartcc-train" --trainer allocator-choice --corpus "$CORPUS/train-pool" \
         --hashes "$OUT/$T-train.txt" --validation-hashes "$OUT/$T-validation.txt" \
-        --run "$RUNS/$T" --target "$T" --jobs 2 --seed 1
+        --run "$RUNS/$T" --target "$T" --jobs 2 --seed 1 --hidden 0
     done ;;
   ship)
     for T in $TARGETS; do cp "$RUNS/$T/model.smm" "$OUT/$T.smm"; done ;;

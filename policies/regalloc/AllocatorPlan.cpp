@@ -174,8 +174,13 @@ public:
     for (AnalysisID ID : U.getRequiredSet())
       if (Pass *Impl = Own->findImplPass(ID))
         R->addAnalysisImplsPair(ID, Impl);
+    // Greedy reads its splitting options while it allocates, and they are process-wide: every
+    // greedy allocation holds the options lock, with options or without, so that a thread
+    // allocating with LLVM's defaults never sees another's (the trainer measures on two
+    // threads; without the lock 22 of 943 modules had greedy objects that were another
+    // thread's option's).
     std::optional<FunctionAllocatorOptions> Options;
-    if (!C.Options.empty())
+    if (C.Allocator == AllocatorChoice::Kind::Greedy)
       Options.emplace(C.Options);
     switch (C.Allocator) {
     case AllocatorChoice::Kind::Greedy:

@@ -8,6 +8,8 @@
 #include "runtime/compile/AllocatorsByBytes.h"
 #include "runtime/compile/CodegenContext.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IRReader/IRReader.h"
@@ -72,6 +74,19 @@ Expected<ModuleRows> measureModule(const CorpusModule &C, ArrayRef<AllocatorChoi
   if (!CG)
     return CG.takeError();
   LLVMContext Ctx;
+  // Without a handler an error diagnostic (inline assembly of another ISA, in a module
+  // harvested for a second target) would end the process: it fails this module instead.
+  std::string FirstError;
+  Ctx.setDiagnosticHandlerCallBack(
+      [](const DiagnosticInfo *DI, void *Context) {
+        std::string &First = *static_cast<std::string *>(Context);
+        if (DI->getSeverity() != DS_Error || !First.empty())
+          return;
+        raw_string_ostream OS(First);
+        DiagnosticPrinterRawOStream DP(OS);
+        DI->print(DP);
+      },
+      &FirstError);
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer = MemoryBuffer::getFile(CM->OptimizedBitcodePath);
   if (!Buffer)
     return errorCodeToError(Buffer.getError());
@@ -84,6 +99,8 @@ Expected<ModuleRows> measureModule(const CorpusModule &C, ArrayRef<AllocatorChoi
       /*RecordFeatures=*/true);
   if (!A)
     return A.takeError();
+  if (!FirstError.empty())
+    return createStringError(inconvertibleErrorCode(), FirstError);
   ModuleRows Out;
   Out.Hash = C.Hash;
   for (const auto &[Name, Reference] : *A->Bytes[0]) {

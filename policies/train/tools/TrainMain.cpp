@@ -678,6 +678,8 @@ int trainAllocatorChoiceModel(int Argc, const char **Argv) {
     O.Epochs = Epochs;
   if (given(InlinerHidden))
     O.Hidden = InlinerHidden;
+  if (given(StepSize))
+    O.LearningRate = StepSize;
   return trainOnSplits(Argc, Argv, [&](const Splits &S) {
     return trainAllocatorChoice(O, S.Train, S.Validation);
   });
