@@ -55,6 +55,10 @@ struct CandidateSpec {
   // outliner's candidates: AArch64 outlines by default only under minsize (-Oz), so at -Os
   // (kernels, boot loaders, firmware) they can differ from clang's output and run.
   std::vector<std::string> SkipLevels;
+  // Not run when the object carries bitcode for a whole-program link (fat_objects and
+  // whole_program on, the default): its gains are per-TU machine code, which the link's
+  // image does not keep; only archives and links that keep the objects' code would.
+  bool SkipWholeProgram = false;
   // An ML inlining policy (policies/inliner/): every inliner pass of this candidate's
   // middle-end asks it instead of LLVM's heuristic. Null: LLVM's heuristic, as clang.
   std::shared_ptr<const InlinePolicy> Inliner;

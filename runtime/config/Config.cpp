@@ -373,6 +373,8 @@ Error parseCandidate(StringRef Source, const std::string &Path, const toml::tabl
           E = nodeError(Source, *V, "'" + KeyPath + "': " + llvm::toString(M.takeError()));
     } else if (Key == "policy") {
       E = readString(Source, *V, KeyPath, Spec.Policy, "a path to an exported model");
+    } else if (Key == "skip_whole_program") {
+      E = readBoolean(Source, *V, KeyPath, Spec.SkipWholeProgram);
     } else if (Key == "after_clang_pipeline") {
       E = readBoolean(Source, *V, KeyPath, Spec.AfterClangPipeline);
     } else if (Key == "merge_functions") {

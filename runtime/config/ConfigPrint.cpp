@@ -57,6 +57,8 @@ std::string formatCandidate(const CandidateSpec &C) {
     Out += ", skip_levels = " + formatValue(C.SkipLevels);
   if (!C.Allocators.empty())
     Out += ", allocators = " + formatValue(C.Allocators);
+  if (C.SkipWholeProgram)
+    Out += ", skip_whole_program = true";
   if (!C.AllocatorModel.empty())
     Out += ", allocator_model = " + tomlString(C.AllocatorModel);
   Flag("merge_functions", C.MergeFunctions);
@@ -204,7 +206,7 @@ void printConfigHelp(llvm::raw_ostream &OS) {
   OS << "\nBooleans outside TOML: 1/true/yes/on or 0/false/no/off. Lists outside TOML are\n"
         "comma-separated. Candidates are defined in TOML as [candidate.NAME] tables with\n"
         "description, pipeline, llvm_args, function_attrs, after_clang_pipeline, skip_targets,\n"
-        "skip_levels, allocators, allocator_model, merge_functions, loop_unrolling, slp_vectorization and\n"
+        "skip_levels, skip_whole_program, allocators, allocator_model, merge_functions, loop_unrolling, slp_vectorization and\n"
         "loop_vectorization;\n"
         "smartcc --smartcc-print-config lists them.\n";
 }

@@ -183,8 +183,12 @@ std::vector<CandidateSpec> TUOptimizer::sizeCandidates(Module &M, StringRef Trip
       Library = Cfg.enabledCandidates();
     // Candidates known to be identical to clang's output on this target cost a compile for
     // nothing (measured with smartcc-eval; see policies/candidates.toml).
+    // Per-TU candidates that the whole-program link makes moot are not run when this object
+    // carries bitcode for one: the program's image will come from the link.
+    const bool ForWholeProgram = Cfg.FatObjects && Cfg.WholeProgram && !EmitAssembly;
     llvm::erase_if(Library, [&](const CandidateSpec &S) {
-      return skipsTargetAt(S.SkipTargets, S.SkipLevels, Triple, Level);
+      return skipsTargetAt(S.SkipTargets, S.SkipLevels, Triple, Level) ||
+             (S.SkipWholeProgram && ForWholeProgram);
     });
     std::vector<bool> ProposalLate, LibraryLate;
     for (const CandidateSpec &S : Agent.Specs)
