@@ -38,14 +38,18 @@ std::vector<CandidateSlot> candidateOrder(const std::vector<bool> &LibraryLate,
 
 std::vector<CandidateSlot> candidatesWithinBudget(const std::vector<bool> &ProposalLate,
                                                   const std::vector<bool> &LibraryLate,
-                                                  double Allowance, bool LargeTU, size_t Cap) {
+                                                  double Allowance, bool LargeTU, size_t Cap,
+                                                  const std::vector<unsigned> &LibraryCodegens) {
   double ProposalCost = 0;
   for (bool Late : ProposalLate)
     ProposalCost += candidateCost(Late);
   std::vector<CandidateSlot> Slots =
       candidateOrder(LibraryLate, ProposalLate.size(), Allowance < ProposalCost, LargeTU);
   keepWithinAllowance(Slots, Allowance, [&](const CandidateSlot &S) {
-    return candidateCost(S.FromLibrary ? LibraryLate[S.Index] : ProposalLate[S.Index]);
+    if (!S.FromLibrary)
+      return candidateCost(ProposalLate[S.Index]);
+    return candidateCost(LibraryLate[S.Index],
+                         S.Index < LibraryCodegens.size() ? LibraryCodegens[S.Index] : 1);
   });
   if (Slots.size() > Cap)
     Slots.resize(Cap);

@@ -24,7 +24,11 @@ namespace smartcc {
 // Code generation's share of a compile's middle-end + codegen time at -Oz (docs/design.md).
 constexpr double LateCost = 0.5;
 
-inline double candidateCost(bool AfterClangPipeline) { return AfterClangPipeline ? LateCost : 1.0; }
+// Codegens: code generations the candidate runs (allocators chosen by bytes run one per
+// allocator and one more, runtime/compile/AllocatorsByBytes.h).
+inline double candidateCost(bool AfterClangPipeline, unsigned Codegens = 1) {
+  return (AfterClangPipeline ? LateCost : 1.0) + LateCost * (Codegens > 1 ? Codegens - 1 : 0);
+}
 
 // Compiles one TU of IRInstructions may spend on candidates.
 double budgetAllowance(uint64_t IRBudget, unsigned TimePercent, uint64_t IRInstructions);
@@ -44,11 +48,13 @@ std::vector<CandidateSlot> candidateOrder(const std::vector<bool> &LibraryLate,
 
 // The candidates that run, in order: candidateOrder's order, each kept if its cost fits in what
 // the ones before it left of Allowance (infinity: no budget), at most Cap of them. ProposalLate
-// and LibraryLate say which candidates continue from clang's optimized module. One rule for the
+// and LibraryLate say which candidates continue from clang's optimized module; LibraryCodegens,
+// if given, how many code generations each library candidate runs (1 if not). One rule for the
 // compiler (runtime/decide/TUOptimizer.cpp) and smartcc-eval's agent method.
 std::vector<CandidateSlot> candidatesWithinBudget(const std::vector<bool> &ProposalLate,
                                                   const std::vector<bool> &LibraryLate,
-                                                  double Allowance, bool LargeTU, size_t Cap);
+                                                  double Allowance, bool LargeTU, size_t Cap,
+                                                  const std::vector<unsigned> &LibraryCodegens = {});
 
 // Keeps, in order, each item whose cost fits in what the items kept before it left (a cheaper
 // later item may fit where an earlier one did not); returns how many were dropped.

@@ -193,15 +193,19 @@ std::vector<CandidateSpec> TUOptimizer::sizeCandidates(Module &M, StringRef Trip
     std::vector<bool> ProposalLate, LibraryLate;
     for (const CandidateSpec &S : Agent.Specs)
       ProposalLate.push_back(S.AfterClangPipeline);
-    for (const CandidateSpec &S : Library)
+    std::vector<unsigned> LibraryCodegens;
+    for (const CandidateSpec &S : Library) {
       LibraryLate.push_back(S.AfterClangPipeline);
+      LibraryCodegens.push_back(S.Allocators.empty() ? 1 : unsigned(S.Allocators.size() + 1));
+    }
     // The agent's effort says how many candidates run at most; the library's candidates only
     // take the places of proposals that the budget does not afford.
     const size_t All = Agent.Specs.size() + Library.size();
     const size_t Cap = AgentDecides ? std::max<size_t>(1, Agent.Specs.size()) : All;
     const size_t WouldRun = std::min(All, Cap);
     for (CandidateSlot Slot : candidatesWithinBudget(ProposalLate, LibraryLate, Allowance,
-                                                     IR > Cfg.CandidateBudget, Cap))
+                                                     IR > Cfg.CandidateBudget, Cap,
+                                                     LibraryCodegens))
       Specs.push_back(Slot.FromLibrary ? Library[Slot.Index] : Agent.Specs[Slot.Index]);
     const size_t FromLibrary = AgentDecides ? llvm::count_if(Specs, [](const CandidateSpec &S) {
                                                 return !S.PredictedPercent;

@@ -60,3 +60,19 @@ TEST(CandidateBudget, OrderFollowsTheBudgetAndTheTUsSize) {
 }
 
 } // namespace
+
+// A candidate that code-generates several times (allocators chosen by bytes: one per
+// allocator and one more) costs each code generation: it does not fit where one late
+// candidate does, and a cheaper one after it still may.
+TEST(CandidateBudget, CodegensAreEachCounted) {
+  EXPECT_DOUBLE_EQ(smartcc::candidateCost(true, 5), 5 * smartcc::LateCost);
+  EXPECT_DOUBLE_EQ(smartcc::candidateCost(false, 2), 1.0 + smartcc::LateCost);
+  EXPECT_DOUBLE_EQ(smartcc::candidateCost(true), smartcc::LateCost);
+  std::vector<smartcc::CandidateSlot> Slots = smartcc::candidatesWithinBudget(
+      {}, {true, true}, /*Allowance=*/1.0, /*LargeTU=*/true, /*Cap=*/10, {5, 1});
+  ASSERT_EQ(Slots.size(), 1u);
+  EXPECT_TRUE(Slots[0].FromLibrary);
+  EXPECT_EQ(Slots[0].Index, 1u);
+  Slots = smartcc::candidatesWithinBudget({}, {true, true}, 3.0, true, 10, {5, 1});
+  EXPECT_EQ(Slots.size(), 2u);
+}
