@@ -117,6 +117,16 @@ FUNC = re.compile(r"^[0-9a-f]+ <(.+)>:$")
 INSN = re.compile(r"^\s*[0-9a-f]+:\s+((?:[0-9a-f]{2} )+)\s*(\S+)?\s*(.*)$")
 
 
+PUSHES = collections.Counter()  # of the object being read; report() moves them per compiler
+
+
+def cfi_ops(obj):
+    """DW_CFA_* instruction counts of obj's .eh_frame."""
+    r = subprocess.run([os.path.join(LLVM, "llvm-dwarfdump"), "--eh-frame", obj],
+                       capture_output=True, text=True)
+    return collections.Counter(m.group(1) for m in re.finditer(r"^\s+(DW_CFA_\w+)", r.stdout, re.M))
+
+
 def functions(obj):
     """name -> [bytes, insns, stack accesses, stack access bytes, push/pop]"""
     r = subprocess.run([os.path.join(LLVM, "llvm-objdump"), "-d", obj],
@@ -140,6 +150,7 @@ def functions(obj):
         f[0] += n
         if mnem.startswith(("push", "pop")):
             f[4] += 1
+            PUSHES[mnem[:4] + (" $imm" if ops.startswith("$") else " " + ops.split()[0] if ops else "")] += 1
         elif "(%rsp)" in ops or "(%rbp)" in ops:
             f[2] += 1
             f[3] += n
@@ -157,6 +168,8 @@ def report(args):
     totals = {"clang": collections.Counter(), "gcc": collections.Counter()}
     per_package = collections.defaultdict(lambda: collections.Counter())
     stats = collections.Counter()
+    pushes = {"clang": collections.Counter(), "gcc": collections.Counter()}
+    cfi = {"clang": collections.Counter(), "gcc": collections.Counter()}
     for key, r in sorted(rows.items()):
         objs = {c: os.path.join(out, "objects", f"{key}.{c}.o") for c in ("clang", "gcc")}
         size = {c: classes(o) for c, o in objs.items()}
@@ -164,13 +177,20 @@ def report(args):
             continue
         stats["objects"] += 1
         for c in ("clang", "gcc"):
-            for k in ("code", "rodata", "data", "unwind", "image"):
+            for k in ("code", "rodata", "data", "unwind", "image", "fdes"):
                 totals[c][k] += size[c][k]
             per_package[r["package"]][c] += size[c]["image"]
         causes["unwind"] += size["clang"]["unwind"] - size["gcc"]["unwind"]
         causes["rodata"] += size["clang"]["rodata"] - size["gcc"]["rodata"]
         causes["data"] += size["clang"]["data"] - size["gcc"]["data"]
-        fc, fg = functions(objs["clang"]), functions(objs["gcc"])
+        PUSHES.clear()
+        fc = functions(objs["clang"])
+        pushes["clang"].update(PUSHES)
+        PUSHES.clear()
+        fg = functions(objs["gcc"])
+        pushes["gcc"].update(PUSHES)
+        for c in ("clang", "gcc"):
+            cfi[c].update(cfi_ops(objs[c]))
         matched_code = 0
         for name in set(fc) | set(fg):
             a, b = fc.get(name), fg.get(name)
@@ -198,7 +218,8 @@ def report(args):
     result = {"objects": stats["objects"], "stats": dict(stats), "totals": {
         c: dict(v) for c, v in totals.items()}, "gap": gap,
         "causes": {k: round(v, 1) for k, v in causes.items()},
-        "packages": {p: dict(v) for p, v in per_package.items()}}
+        "packages": {p: dict(v) for p, v in per_package.items()},
+        "pushes": {c: dict(v) for c, v in pushes.items()}, "cfi": {c: dict(v) for c, v in cfi.items()}}
     with open(os.path.join(out, "study.json"), "w") as f:
         json.dump(result, f, indent=1)
     lines = ["# clang-22 -Oz against gcc 12 -Os, x86-64, by cause", "",
@@ -209,13 +230,28 @@ def report(args):
     for k in ("code", "rodata", "data", "unwind"):
         a, b = totals["clang"][k], totals["gcc"][k]
         lines.append(f"| {k} | {a:,} | {b:,} | {a - b:+,} |")
-    lines += ["", "| cause | bytes (clang - gcc) | share of the gap |", "|---|---|---|"]
+    fc_, fg_ = totals["clang"]["fdes"], totals["gcc"]["fdes"]
+    lines += ["", f"Unwind entries (FDEs): clang {fc_:,}, gcc {fg_:,}; bytes per entry "
+              f"(.eh_frame / FDEs): clang {totals['clang']['unwind'] / max(1, fc_):.1f}, "
+              f"gcc {totals['gcc']['unwind'] / max(1, fg_):.1f}. With clang's entries at gcc's "
+              f"size the unwind gap would be "
+              f"{fc_ * totals['gcc']['unwind'] / max(1, fg_) - totals['gcc']['unwind']:+,.0f} "
+              f"bytes: the rest is what each entry holds (CFA adjustments for pushes and pops).",
+              "", "| cause | bytes (clang - gcc) | share of the gap |", "|---|---|---|"]
     for k, v in sorted(causes.items(), key=lambda kv: -abs(kv[1])):
         lines.append(f"| {k} | {v:+,.0f} | {100 * v / gap if gap else 0:.1f} % |")
     lines += ["", f"Matched functions {stats['matched functions']:,}, unmatched "
               f"{stats['unmatched functions']:,}; stack-relative accesses in matched functions: "
               f"clang {stats['clang stack accesses']:,}, gcc {stats['gcc stack accesses']:,}.",
-              "", "| package | clang-22 -Oz | gcc -Os | gcc / clang |", "|---|---|---|---|"]
+              "", "Unwind instructions (DW_CFA_*) by kind, all objects:", "",
+              "| instruction | clang-22 -Oz | gcc -Os |", "|---|---|---|"]
+    for k, _ in (cfi["clang"] + cfi["gcc"]).most_common(10):
+        lines.append(f"| {k} | {cfi['clang'][k]:,} | {cfi['gcc'][k]:,} |")
+    lines += ["", "Pushes and pops by operand (`$imm`: -Oz's small constants, `pushq $imm; popq %reg`):",
+              "", "| instruction | clang-22 -Oz | gcc -Os |", "|---|---|---|"]
+    for k, _ in (pushes["clang"] + pushes["gcc"]).most_common(12):
+        lines.append(f"| {k} | {pushes['clang'][k]:,} | {pushes['gcc'][k]:,} |")
+    lines += ["", "| package | clang-22 -Oz | gcc -Os | gcc / clang |", "|---|---|---|---|"]
     for p, v in sorted(per_package.items()):
         lines.append(f"| {p} | {v['clang']:,} | {v['gcc']:,} | {v['gcc'] / max(1, v['clang']):.4f} |")
     with open(os.path.join(out, "study.md"), "w") as f:
