@@ -6,7 +6,9 @@ byte-weighted, on real translation units.
                                             with a compiler wrapper that also compiles every C
                                             source with gcc -Os and clang-22 -Oz into OUT/objects
                                             (resumable: finished packages are skipped)
-  gcc-study.py report OUT                   OUT/study.md and OUT/study.json
+  gcc-study.py build OUT --smartcc BIN ...   also compiles each with smartcc per TU
+  gcc-study.py report OUT [--compiler smartcc]
+                                            OUT/study-clang.md (or -smartcc) and .json
 
 Per object pair (one source, both compilers, the same flags with -Oz read as -Os for gcc):
   - section classes (smartcc-size): code, read-only data, data, unwind tables;
@@ -74,9 +76,18 @@ oz = ["-Oz" if a in ("-O2", "-O3", "-Os", "-O1", "-O") else a for a in rel] + ["
 os_ = ["-Os" if a == "-Oz" else a for a in oz]
 ok_clang = run("/usr/lib/llvm-22/bin/clang", oz, os.path.join(out, key + ".clang.o"))
 ok_gcc = run("gcc", os_, os.path.join(out, key + ".gcc.o"))
+ok_smartcc = False
+if {smartcc!r}:
+    env = {{k: v for k, v in os.environ.items() if not k.startswith(("SMARTCC_", "CCC_"))}}
+    env.update(SMARTCC_WHOLE_PROGRAM="0", SMARTCC_FAT_OBJECTS="0")
+    with open(os.devnull, "w") as null:
+        ok_smartcc = subprocess.call([os.path.join({smartcc!r}, "smartcc")] + oz + ["-o",
+                                     os.path.join(out, key + ".smartcc.o")], stderr=null,
+                                     env=env) == 0
 with open(os.path.join(STUDY, "objects.jsonl"), "a") as f:
     f.write(json.dumps({{"key": key, "package": os.environ.get("SMARTCC_HARVEST_PACKAGE", ""),
-                        "source": source, "clang": ok_clang, "gcc": ok_gcc}}) + "\n")
+                        "source": source, "clang": ok_clang, "gcc": ok_gcc,
+                        "smartcc": ok_smartcc}}) + "\n")
 sys.exit(0)
 '''
 
@@ -88,7 +99,7 @@ def build(args):
     for name in ("smartcc", "smartc++"):
         path = os.path.join(wrap, name)
         with open(path, "w") as f:
-            f.write(WRAPPER.format(study=out))
+            f.write(WRAPPER.format(study=out, smartcc=os.path.abspath(args.smartcc) if args.smartcc else ""))
         os.chmod(path, 0o755)
     cmd = [sys.executable, os.path.join(HERE, "harvest-corpus.py"), "--corpus",
            os.path.join(out, "corpus"), "--bin", wrap, "--manifest-dir",
@@ -158,38 +169,40 @@ def functions(obj):
 
 
 def report(args):
+    X = args.compiler
+    label = {"clang": "clang-22 -Oz", "smartcc": "smartcc -Oz, per TU"}[X]
     out = os.path.abspath(args.out)
     rows = {}
     for line in open(os.path.join(out, "objects.jsonl")):
         r = json.loads(line)
-        if r["clang"] and r["gcc"]:
+        if r.get(X) and r["gcc"]:
             rows[r["key"]] = r
     causes = collections.Counter()
-    totals = {"clang": collections.Counter(), "gcc": collections.Counter()}
+    totals = {X: collections.Counter(), "gcc": collections.Counter()}
     per_package = collections.defaultdict(lambda: collections.Counter())
     stats = collections.Counter()
-    pushes = {"clang": collections.Counter(), "gcc": collections.Counter()}
-    cfi = {"clang": collections.Counter(), "gcc": collections.Counter()}
+    pushes = {X: collections.Counter(), "gcc": collections.Counter()}
+    cfi = {X: collections.Counter(), "gcc": collections.Counter()}
     for key, r in sorted(rows.items()):
-        objs = {c: os.path.join(out, "objects", f"{key}.{c}.o") for c in ("clang", "gcc")}
+        objs = {c: os.path.join(out, "objects", f"{key}.{c}.o") for c in (X, "gcc")}
         size = {c: classes(o) for c, o in objs.items()}
         if not all(size.values()):
             continue
         stats["objects"] += 1
-        for c in ("clang", "gcc"):
+        for c in (X, "gcc"):
             for k in ("code", "rodata", "data", "unwind", "image", "fdes"):
                 totals[c][k] += size[c][k]
             per_package[r["package"]][c] += size[c]["image"]
-        causes["unwind"] += size["clang"]["unwind"] - size["gcc"]["unwind"]
-        causes["rodata"] += size["clang"]["rodata"] - size["gcc"]["rodata"]
-        causes["data"] += size["clang"]["data"] - size["gcc"]["data"]
+        causes["unwind"] += size[X]["unwind"] - size["gcc"]["unwind"]
+        causes["rodata"] += size[X]["rodata"] - size["gcc"]["rodata"]
+        causes["data"] += size[X]["data"] - size["gcc"]["data"]
         PUSHES.clear()
-        fc = functions(objs["clang"])
-        pushes["clang"].update(PUSHES)
+        fc = functions(objs[X])
+        pushes[X].update(PUSHES)
         PUSHES.clear()
         fg = functions(objs["gcc"])
         pushes["gcc"].update(PUSHES)
-        for c in ("clang", "gcc"):
+        for c in (X, "gcc"):
             cfi[c].update(cfi_ops(objs[c]))
         matched_code = 0
         for name in set(fc) | set(fg):
@@ -211,50 +224,50 @@ def report(args):
             causes["other-insns"] += other
             causes["encoding"] += (a[0] - b[0]) - stack - pushpop * 1.5 - other
             matched_code += a[0] - b[0]
-        causes["code outside functions"] += (size["clang"]["code"] - size["gcc"]["code"]) - \
+        causes["code outside functions"] += (size[X]["code"] - size["gcc"]["code"]) - \
             matched_code - sum((fc[n][0] for n in fc if n not in fg)) + \
             sum((fg[n][0] for n in fg if n not in fc))
-    gap = totals["clang"]["image"] - totals["gcc"]["image"]
+    gap = totals[X]["image"] - totals["gcc"]["image"]
     result = {"objects": stats["objects"], "stats": dict(stats), "totals": {
         c: dict(v) for c, v in totals.items()}, "gap": gap,
         "causes": {k: round(v, 1) for k, v in causes.items()},
         "packages": {p: dict(v) for p, v in per_package.items()},
         "pushes": {c: dict(v) for c, v in pushes.items()}, "cfi": {c: dict(v) for c, v in cfi.items()}}
-    with open(os.path.join(out, "study.json"), "w") as f:
+    with open(os.path.join(out, f"study-{X}.json"), "w") as f:
         json.dump(result, f, indent=1)
-    lines = ["# clang-22 -Oz against gcc 12 -Os, x86-64, by cause", "",
+    lines = [f"# {label} against gcc 12 -Os, x86-64, by cause", "",
              f"{stats['objects']} objects of {len(per_package)} packages; image bytes: "
-             f"clang {totals['clang']['image']:,}, gcc {totals['gcc']['image']:,} "
-             f"(clang {100 * gap / max(1, totals['gcc']['image']):+.2f} %).", "",
-             "| class | clang-22 -Oz | gcc -Os | clang - gcc |", "|---|---|---|---|"]
+             f"{X} {totals[X]['image']:,}, gcc {totals['gcc']['image']:,} "
+             f"({X} {100 * gap / max(1, totals['gcc']['image']):+.2f} %).", "",
+             f"| class | {label} | gcc -Os | {X} - gcc |", "|---|---|---|---|"]
     for k in ("code", "rodata", "data", "unwind"):
-        a, b = totals["clang"][k], totals["gcc"][k]
+        a, b = totals[X][k], totals["gcc"][k]
         lines.append(f"| {k} | {a:,} | {b:,} | {a - b:+,} |")
-    fc_, fg_ = totals["clang"]["fdes"], totals["gcc"]["fdes"]
-    lines += ["", f"Unwind entries (FDEs): clang {fc_:,}, gcc {fg_:,}; bytes per entry "
-              f"(.eh_frame / FDEs): clang {totals['clang']['unwind'] / max(1, fc_):.1f}, "
-              f"gcc {totals['gcc']['unwind'] / max(1, fg_):.1f}. With clang's entries at gcc's "
+    fc_, fg_ = totals[X]["fdes"], totals["gcc"]["fdes"]
+    lines += ["", f"Unwind entries (FDEs): {X} {fc_:,}, gcc {fg_:,}; bytes per entry "
+              f"(.eh_frame / FDEs): {X} {totals[X]['unwind'] / max(1, fc_):.1f}, "
+              f"gcc {totals['gcc']['unwind'] / max(1, fg_):.1f}. With {X}'s entries at gcc's "
               f"size the unwind gap would be "
               f"{fc_ * totals['gcc']['unwind'] / max(1, fg_) - totals['gcc']['unwind']:+,.0f} "
               f"bytes: the rest is what each entry holds (CFA adjustments for pushes and pops).",
-              "", "| cause | bytes (clang - gcc) | share of the gap |", "|---|---|---|"]
+              "", f"| cause | bytes ({X} - gcc) | share of the gap |", "|---|---|---|"]
     for k, v in sorted(causes.items(), key=lambda kv: -abs(kv[1])):
         lines.append(f"| {k} | {v:+,.0f} | {100 * v / gap if gap else 0:.1f} % |")
     lines += ["", f"Matched functions {stats['matched functions']:,}, unmatched "
               f"{stats['unmatched functions']:,}; stack-relative accesses in matched functions: "
-              f"clang {stats['clang stack accesses']:,}, gcc {stats['gcc stack accesses']:,}.",
+              f"{X} {stats['clang stack accesses']:,}, gcc {stats['gcc stack accesses']:,}.",
               "", "Unwind instructions (DW_CFA_*) by kind, all objects:", "",
-              "| instruction | clang-22 -Oz | gcc -Os |", "|---|---|---|"]
-    for k, _ in (cfi["clang"] + cfi["gcc"]).most_common(10):
-        lines.append(f"| {k} | {cfi['clang'][k]:,} | {cfi['gcc'][k]:,} |")
+              f"| instruction | {label} | gcc -Os |", "|---|---|---|"]
+    for k, _ in (cfi[X] + cfi["gcc"]).most_common(10):
+        lines.append(f"| {k} | {cfi[X][k]:,} | {cfi['gcc'][k]:,} |")
     lines += ["", "Pushes and pops by operand (`$imm`: -Oz's small constants, `pushq $imm; popq %reg`):",
-              "", "| instruction | clang-22 -Oz | gcc -Os |", "|---|---|---|"]
-    for k, _ in (pushes["clang"] + pushes["gcc"]).most_common(12):
-        lines.append(f"| {k} | {pushes['clang'][k]:,} | {pushes['gcc'][k]:,} |")
-    lines += ["", "| package | clang-22 -Oz | gcc -Os | gcc / clang |", "|---|---|---|---|"]
+              "", f"| instruction | {label} | gcc -Os |", "|---|---|---|"]
+    for k, _ in (pushes[X] + pushes["gcc"]).most_common(12):
+        lines.append(f"| {k} | {pushes[X][k]:,} | {pushes['gcc'][k]:,} |")
+    lines += ["", f"| package | {label} | gcc -Os | gcc / {X} |", "|---|---|---|---|"]
     for p, v in sorted(per_package.items()):
-        lines.append(f"| {p} | {v['clang']:,} | {v['gcc']:,} | {v['gcc'] / max(1, v['clang']):.4f} |")
-    with open(os.path.join(out, "study.md"), "w") as f:
+        lines.append(f"| {p} | {v[X]:,} | {v['gcc']:,} | {v['gcc'] / max(1, v[X]):.4f} |")
+    with open(os.path.join(out, f"study-{X}.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
     print("\n".join(lines))
 
@@ -266,8 +279,11 @@ def main():
     b.add_argument("out")
     b.add_argument("--packages", required=True)
     b.add_argument("--jobs", type=int, default=2)
+    b.add_argument("--smartcc", help="also compile with this smartcc, per TU (its bin folder)")
     r = sub.add_parser("report")
     r.add_argument("out")
+    r.add_argument("--compiler", choices=["clang", "smartcc"], default="clang",
+                   help="the side compared with gcc -Os (smartcc: objects of `build --smartcc`)")
     args = ap.parse_args()
     sys.exit(build(args) if args.cmd == "build" else report(args))
 
