@@ -145,19 +145,18 @@ public:
   }
 
   bool runOnMachineFunction(MachineFunction &MF) override {
-    unsigned Index = Plan.Default;
     auto Fixed = Plan.ByFunction.find(MF.getName());
-    if (Plan.Features || (Plan.Model && Fixed == Plan.ByFunction.end())) {
+    const bool Predict = Plan.Model && Fixed == Plan.ByFunction.end();
+    unsigned Index = Fixed != Plan.ByFunction.end() ? Fixed->second : Plan.Default;
+    if (Predict || Plan.Features) {
       std::vector<float> F =
           allocatorFeatures(MF, getAnalysis<LiveIntervalsWrapperPass>().getLIS(),
                             getAnalysis<MachineLoopInfoWrapperPass>().getLI());
-      if (Plan.Model && Fixed == Plan.ByFunction.end())
+      if (Predict)
         Index = Plan.Model->choose(F);
       if (Plan.Features)
         (*Plan.Features)[MF.getName()] = std::move(F);
     }
-    if (Fixed != Plan.ByFunction.end())
-      Index = Fixed->second;
     const AllocatorChoice &C = Plan.Choices[Index];
     ThreadCounts.Moved += Index != 0;
     FunctionPass *P = instance(C.Allocator);

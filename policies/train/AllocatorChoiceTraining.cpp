@@ -7,18 +7,17 @@
 #include "policies/train/TrainingCommon.h"
 #include "runtime/compile/AllocatorsByBytes.h"
 #include "runtime/compile/CodegenContext.h"
+#include "runtime/observe/JSONLines.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
-#include "llvm/IRReader/IRReader.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
-#include "llvm/Bitcode/BitcodeReader.h"
 #include <chrono>
 #include <cmath>
 #include <mutex>
@@ -46,17 +45,18 @@ json::Value toJSON(const ModuleRows &M) {
   return json::Object{{"hash", M.Hash}, {"functions", std::move(Functions)}};
 }
 
-bool fromJSON(const json::Value &V, ModuleRows &M, json::Path P) {
-  json::ObjectMapper O(V, P);
-  if (!O || !O.map("hash", M.Hash))
+// One cache line back; false for a line that is not one (another format).
+bool fromJSON(const json::Object &O, ModuleRows &M) {
+  std::optional<StringRef> Hash = O.getString("hash");
+  const json::Array *Functions = O.getArray("functions");
+  if (!Hash || !Functions)
     return false;
-  const json::Array *Functions = V.getAsObject()->getArray("functions");
-  if (!Functions)
-    return false;
+  M.Hash = Hash->str();
   for (const json::Value &F : *Functions) {
     FunctionRow R;
     std::vector<double> X;
-    json::ObjectMapper FO(F, P);
+    json::Path::Root Root;
+    json::ObjectMapper FO(F, Root);
     if (!FO || !FO.map("f", X) || !FO.map("b", R.Bytes))
       return false;
     R.X.assign(X.begin(), X.end());
@@ -70,14 +70,13 @@ Expected<ModuleRows> measureModule(const CorpusModule &C, ArrayRef<AllocatorChoi
   Expected<CodegenModule> CM = prepareCodegenModule(C, "Oz", BitcodeDir);
   if (!CM)
     return CM.takeError();
-  Expected<std::unique_ptr<CodegenContext>> CG = CodegenContext::fromCC1Args(CM->CC1Args);
-  if (!CG)
-    return CG.takeError();
-  LLVMContext Ctx;
+  Expected<OpenModule> O = openForCodegen(*CM);
+  if (!O)
+    return O.takeError();
   // Without a handler an error diagnostic (inline assembly of another ISA, in a module
   // harvested for a second target) would end the process: it fails this module instead.
   std::string FirstError;
-  Ctx.setDiagnosticHandlerCallBack(
+  O->Ctx->setDiagnosticHandlerCallBack(
       [](const DiagnosticInfo *DI, void *Context) {
         std::string &First = *static_cast<std::string *>(Context);
         if (DI->getSeverity() != DS_Error || !First.empty())
@@ -87,15 +86,9 @@ Expected<ModuleRows> measureModule(const CorpusModule &C, ArrayRef<AllocatorChoi
         DI->print(DP);
       },
       &FirstError);
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer = MemoryBuffer::getFile(CM->OptimizedBitcodePath);
-  if (!Buffer)
-    return errorCodeToError(Buffer.getError());
-  Expected<std::unique_ptr<Module>> M = parseBitcodeFile((*Buffer)->getMemBufferRef(), Ctx);
-  if (!M)
-    return M.takeError();
   Expected<BytesAllocation> A = allocateByBytes(
-      **M, Allocators,
-      [&](Module &Mod, SmallVectorImpl<char> &Obj) { return (*CG)->emit(Mod, Obj); },
+      *O->M, Allocators,
+      [&](Module &Mod, SmallVectorImpl<char> &Obj) { return O->CG->emit(Mod, Obj); },
       /*RecordFeatures=*/true);
   if (!A)
     return A.takeError();
@@ -127,19 +120,13 @@ Expected<std::vector<ModuleRows>> measureAll(const AllocatorChoiceOptions &O,
   if (std::error_code EC = sys::fs::create_directories(Ckpt + "/optimized"))
     return errorCodeToError(EC);
   StringMap<ModuleRows> Known;
-  if (ErrorOr<std::unique_ptr<MemoryBuffer>> B = MemoryBuffer::getFile(Cache)) {
-    SmallVector<StringRef, 0> Lines;
-    (*B)->getBuffer().split(Lines, '\n', -1, false);
-    for (StringRef L : Lines) {
-      Expected<json::Value> V = json::parse(L);
+  // (A line cut by an interruption is skipped: that module is measured again.)
+  if (ErrorOr<std::unique_ptr<MemoryBuffer>> B = MemoryBuffer::getFile(Cache))
+    forEachJSONObject((*B)->getBuffer(), [&](const json::Object &Line) {
       ModuleRows M;
-      json::Path::Root Root;
-      if (V && fromJSON(*V, M, Root))
+      if (fromJSON(Line, M))
         Known[M.Hash] = std::move(M);
-      else if (!V)
-        consumeError(V.takeError()); // a line cut by an interruption: measured again
-    }
-  }
+    });
   std::vector<size_t> Todo;
   for (size_t I = 0; I < Modules.size(); ++I)
     if (!Known.count(Modules[I]->Hash))

@@ -60,13 +60,7 @@ Expected<CodegenModule> prepareCodegenModule(const CorpusModule &C, StringRef Le
   return Out;
 }
 
-// A prepared module, loaded for codegen: its compile's context and clang's optimized module.
-struct OpenModule {
-  std::unique_ptr<CodegenContext> CG;
-  std::unique_ptr<LLVMContext> Ctx = std::make_unique<LLVMContext>();
-  std::unique_ptr<Module> M;
-};
-static Expected<OpenModule> openForCodegen(const CodegenModule &M) {
+Expected<OpenModule> openForCodegen(const CodegenModule &M) {
   OpenModule O;
   Expected<std::unique_ptr<CodegenContext>> CG = CodegenContext::fromCC1Args(M.CC1Args);
   if (!CG)

@@ -31,8 +31,12 @@
 #pragma once
 #include "policies/env/Corpus.h"
 #include "policies/train/EvolutionStrategies.h"
+#include "runtime/compile/CodegenContext.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Support/Error.h"
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -84,6 +88,14 @@ struct CodegenModule {
 // Optimizes M at Level into Dir/HASH.bc (kept if present).
 llvm::Expected<CodegenModule> prepareCodegenModule(const CorpusModule &M, llvm::StringRef Level,
                                                    const std::string &Dir);
+
+// A prepared module, loaded for codegen: its compile's context and clang's optimized module.
+struct OpenModule {
+  std::unique_ptr<CodegenContext> CG;
+  std::unique_ptr<llvm::LLVMContext> Ctx = std::make_unique<llvm::LLVMContext>();
+  std::unique_ptr<llvm::Module> M;
+};
+llvm::Expected<OpenModule> openForCodegen(const CodegenModule &M);
 
 struct RegAllocMeasurement {
   double Cost = 0;       // RegAllocCost::weighted()

@@ -22,6 +22,7 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 #include "HarvestForTest.h"
+#include "OptimizedForTest.h"
 #include <gtest/gtest.h>
 #include <map>
 #include <thread>
@@ -34,24 +35,8 @@ namespace {
 std::string TempDir;
 std::vector<Benchmark> Modules; // interp.c, lz.c and a register-pressure kernel, at -Oz
 
-struct Optimized {
-  std::unique_ptr<CodegenContext> CG;
-  std::unique_ptr<LLVMContext> Ctx = std::make_unique<LLVMContext>();
-  std::unique_ptr<Module> M;
-};
-
-Optimized optimized(const Benchmark &B) {
-  Optimized O;
-  Expected<std::unique_ptr<CodegenContext>> CG = CodegenContext::fromCC1Args(B.CC1Args);
-  EXPECT_TRUE(bool(CG));
-  O.CG = std::move(*CG);
-  Expected<std::unique_ptr<Module>> M = loadBitcodeFile(B.BitcodePath, *O.Ctx);
-  EXPECT_TRUE(bool(M));
-  O.M = std::move(*M);
-  Error E = O.CG->optimize(*O.M, CandidateSpec());
-  EXPECT_FALSE(bool(E)) << toString(std::move(E));
-  return O;
-}
+using smartcc::testing::Optimized;
+using smartcc::testing::optimized;
 
 // B's object, with registers allocated as Plan says (none: clang's allocation).
 std::string compile(const Benchmark &B, const AllocatorPlan *Plan = nullptr) {

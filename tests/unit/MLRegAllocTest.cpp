@@ -23,6 +23,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 #include "HarvestForTest.h"
+#include "OptimizedForTest.h"
 #include <gtest/gtest.h>
 #include <atomic>
 #include <chrono>
@@ -99,24 +100,8 @@ RegAllocPolicy linearPolicy(std::map<std::string, float> Weights, float Bias) {
   return linearHeads({std::move(Weights)}, Bias);
 }
 
-// clang's optimized module of B, ready for codegen.
-struct Optimized {
-  std::unique_ptr<CodegenContext> CG;
-  std::unique_ptr<LLVMContext> Ctx = std::make_unique<LLVMContext>();
-  std::unique_ptr<Module> M;
-};
-Optimized optimized(const Benchmark &B) {
-  Optimized O;
-  Expected<std::unique_ptr<CodegenContext>> CG = CodegenContext::fromCC1Args(B.CC1Args);
-  EXPECT_TRUE(bool(CG));
-  O.CG = std::move(*CG);
-  Expected<std::unique_ptr<Module>> M = loadBitcodeFile(B.BitcodePath, *O.Ctx);
-  EXPECT_TRUE(bool(M));
-  O.M = std::move(*M);
-  Error E = O.CG->optimize(*O.M, CandidateSpec());
-  EXPECT_FALSE(bool(E)) << toString(std::move(E));
-  return O;
-}
+using smartcc::testing::Optimized;
+using smartcc::testing::optimized;
 
 // Short ranges first, and light ranges first: each worse than LLVM on some functions.
 RegAllocPolicy twoHeads() {
