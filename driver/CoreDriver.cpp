@@ -6,6 +6,7 @@
 #include "driver/HarvestGcc.h"
 #include "driver/HarvestTargets.h"
 #include "driver/LTOLink.h"
+#include "driver/LinkerFront.h"
 #include "driver/ProgramName.h"
 #include "driver/SmartccArgs.h"
 #include "driver/SmartccCommands.h"
@@ -323,6 +324,8 @@ int runCC1Reentry(int Argc, const char **Argv) {
 
 int coreMain(int Argc, const char **Argv) {
   InitLLVM X(Argc, Argv);
+  if (isLinkerFrontName(Argv[0]))
+    return linkerFrontMain(Argc, Argv);
   // The banner of a crash is clang's: its driver asks for the preprocessed source and run
   // script it writes (maybeGenerateCompilationDiagnostics), not LLVM's generic instructions.
   setBugReportMsg("PLEASE submit a bug report to " BUG_REPORT_URL

@@ -63,16 +63,19 @@ static std::vector<std::string> environWith(StringRef Key, StringRef Value) {
 // The decision's frame and every candidate's command; nothing runs yet.
 void OwnedLTOLink::prepare() {
   Prepared = true;
-  Verbose = C.getArgs().hasArg(clang::options::OPT_v);
-  const llvm::opt::ArgStringList &Args = Link->getArguments();
+  Verbose = Job.Verbose;
+  const llvm::opt::ArgStringList Args = Job.argList();
   MapFile = mapFileOf(Args);
   D.Kind = "link";
-  D.Input = WholeProgram ? "(whole-program link)" : "(LTO link)";
+  D.Input = WholeProgram       ? "(whole-program link)"
+            : Job.Relocatable ? "(LTO relocatable link)"
+                              : "(LTO link)";
   D.Output = Output;
-  D.Target = C.getDefaultToolChain().getTripleString();
+  D.Target = Job.Triple;
   // A whole-program link's baseline is clang's plain link at the command's level (a link
   // command without -O links objects compiled at theirs).
-  D.Level = WholeProgram ? (Level.empty() ? std::string("Os/Oz") : Level) : Level + " -flto";
+  D.Level = WholeProgram || Level.empty() ? (Level.empty() ? std::string("Os/Oz") : Level)
+                                          : Level + " -flto";
   D.WholeProgram = WholeProgram;
   D.SizeMetric = Cfg.SizeMetric == Metric::IRInstructions ? Metric::ImageBytes : Cfg.SizeMetric;
   D.Rules.AllowRamGrowth = Cfg.AllowRamGrowth;
@@ -83,15 +86,12 @@ void OwnedLTOLink::prepare() {
 
   // The candidates: clang's exact linker command, the output redirected, the candidate's
   // arguments appended (lld takes the last of a repeated option).
-  const bool Thin = !WholeProgram && C.getDriver().getLTOMode() == LTOK_Thin;
+  const bool Thin = !WholeProgram && Job.Thin;
   const unsigned LTOLevel = ltoLevel(Args);
   // The agent's proposals first (ranked on this program), then the configured candidates.
   std::vector<std::optional<float>> Predicted;
   std::string AgentSpace;
-  std::vector<std::string> Inputs;
-  for (const InputInfo &I : Link->getInputInfos())
-    if (I.isFilename())
-      Inputs.push_back(I.getFilename());
+  const std::vector<std::string> &Inputs = Job.Inputs;
   // The whole-program link itself comes first: lld's own LTO pipeline, nothing added (as
   // clang's -flto link of the command); the other candidates change it as they change
   // clang's.
@@ -125,6 +125,12 @@ void OwnedLTOLink::prepare() {
     const LinkCandidateSpec &Spec = Cfg.LinkCandidateLibrary.at(Name);
     // Not for this target (as compile candidates' skip_targets).
     if (skipsTarget(Spec.SkipTargets, D.Target))
+      continue;
+    // lld refuses identical code folding in a relocatable link: its sections are the next
+    // link's to fold.
+    if (Job.Relocatable && llvm::any_of(Spec.LinkerArgs, [](StringRef A) {
+          return A.starts_with("--icf") || A.starts_with("-icf");
+        }))
       continue;
     // unwind_constants=false: no candidate of the link uses them either.
     if (!Cfg.UnwindConstants && usesUnwindConstants(Spec))
@@ -172,7 +178,7 @@ void OwnedLTOLink::prepare() {
     std::string FileTag = Name;
     std::replace(FileTag.begin(), FileTag.end(), '#', '-');
     sys::fs::createUniquePath(Output + "-smartcc-" + FileTag + "-%%%%%%%%.tmp", Temp, false);
-    std::vector<std::string> Cmd{Link->getExecutable()};
+    std::vector<std::string> Cmd{Job.Executable};
     for (size_t I = 0; I < Args.size(); ++I) {
       Cmd.push_back(Args[I]);
       if (StringRef(Args[I]) == "-o" && I + 1 < Args.size())
@@ -437,7 +443,7 @@ LTOLinkHandle beginLTOLink(const Compilation &C, const Config &Cfg, ArrayRef<con
   if (!Cfg.LTOLinks || C.getArgs().hasArg(clang::options::OPT__HASH_HASH_HASH) ||
       C.getArgs().hasArg(clang::options::OPT_fdriver_only))
     return H;
-  H.L = std::make_unique<OwnedLTOLink>(C, Cfg);
+  H.L = std::make_unique<OwnedLTOLink>(Cfg);
   OwnedLTOLink &L = *H.L;
   L.Link = ownedLink(C, Cfg, L.Reason, L.Level);
   if (!L.Link && L.Reason == "not_lto") {
@@ -456,6 +462,16 @@ LTOLinkHandle beginLTOLink(const Compilation &C, const Config &Cfg, ArrayRef<con
   }
   if (!L.Link)
     return H;
+  L.Owned = true;
+  L.Job.Executable = L.Link->getExecutable();
+  for (const char *A : L.Link->getArguments())
+    L.Job.Args.push_back(A);
+  for (const InputInfo &I : L.Link->getInputInfos())
+    if (I.isFilename())
+      L.Job.Inputs.push_back(I.getFilename());
+  L.Job.Triple = C.getDefaultToolChain().getTripleString();
+  L.Job.Thin = C.getDriver().getLTOMode() == LTOK_Thin;
+  L.Job.Verbose = C.getArgs().hasArg(clang::options::OPT_v);
   // A command that only links has every input on disk already: the first candidates run
   // beside clang's link, on the threads its LTO code generation leaves (it is one thread for
   // most of a full-LTO link). A command that also compiles writes the inputs first, so its
@@ -473,7 +489,7 @@ void finishLTOLink(LTOLinkHandle H, bool Succeeded, double BaselineMillis) {
   if (!H.L)
     return;
   OwnedLTOLink &L = *H.L;
-  if (!L.Link) {
+  if (!L.Owned) {
     if (Succeeded && L.Reason != "not_lto" && L.Reason != "no_link")
       addCounters(L.Cfg, {{"link.passthrough." + L.Reason, 1}});
     return;

@@ -2,6 +2,7 @@
 #include "driver/OwnedLTOLink.h"
 #include "runtime/decide/Decision.h"
 #include "runtime/link/LoaderView.h"
+#include "runtime/link/RelocatableView.h"
 #include "runtime/link/UnwindSharing.h"
 #include "runtime/measure/SizeMeasurer.h"
 #include "runtime/observe/SideOutputs.h"
@@ -150,6 +151,34 @@ void OwnedLTOLink::checkLoaderViews(MemoryBufferRef Baseline) {
   }
 }
 
+// Relocatable: a candidate ships only if the next link sees the symbols the baseline has.
+void OwnedLTOLink::checkRelocatableViews(MemoryBufferRef Baseline) {
+  Expected<RelocatableView> Base = readRelocatableView(Baseline);
+  std::string BaseError = Base ? "" : toString(Base.takeError());
+  for (size_t K = 0; K < D.Candidates.size(); ++K) {
+    CandidateResult &R = D.Candidates[K].Result;
+    if (R.Result != Outcome::Ok)
+      continue;
+    std::string Difference;
+    if (!BaseError.empty()) {
+      Difference = "cannot read the baseline's: " + BaseError;
+    } else if (ErrorOr<std::unique_ptr<MemoryBuffer>> Out = MemoryBuffer::getFile(Temps[K]);
+               !Out) {
+      Difference = "cannot read the output: " + Out.getError().message();
+    } else if (Expected<RelocatableView> View =
+                   readRelocatableView((*Out)->getMemBufferRef());
+               !View) {
+      Difference = toString(View.takeError());
+    } else {
+      Difference = relocatableViewDifference(*Base, *View);
+    }
+    if (!Difference.empty()) {
+      R.Result = Outcome::VerifierFailed;
+      R.setMessage(("symbols: " + Difference).c_str());
+    }
+  }
+}
+
 // clang's link is measured: its unwind entries, against which the shared-unwind candidates'
 // outputs are checked, and whether a shared entry can gain anything there (those not started
 // yet run only then).
@@ -194,7 +223,8 @@ void OwnedLTOLink::finish(double BaselineMillis) {
   CandidateResult Base;
   std::unique_ptr<MemoryBuffer> BaseOut = measure(Output, Base);
   if (Base.Result != Outcome::Ok) {
-    D.Note = std::string("cannot measure clang's link: ") + Base.Message;
+    D.Note = std::string("cannot measure ") + (Link ? "clang's link" : "the user's link") +
+             ": " + Base.Message;
   } else {
     D.Baseline = Base.Object;
     D.BaselineValue = metricValue(Base.Object, 0, D.SizeMetric);
@@ -288,6 +318,8 @@ void OwnedLTOLink::finish(double BaselineMillis) {
     D.ReplayOutcome = "not_run", D.ReplayNote = "no replaying candidate ran";
   if (WholeProgram && BaseOut)
     checkLoaderViews(BaseOut->getMemBufferRef());
+  if (Job.Relocatable && BaseOut)
+    checkRelocatableViews(BaseOut->getMemBufferRef());
   for (CandidateReport &R : D.Candidates)
     if (R.Result.Result == Outcome::Ok)
       R.Value = metricValue(R.Result.Object, 0, D.SizeMetric);

@@ -47,13 +47,33 @@ llvm::sys::ProcessInfo spawnQuiet(const std::vector<std::string> &Cmd,
 // Kills a candidate link and removes what it leaves beside Output.
 void stopLink(const RunningLink &L, llvm::StringRef Output);
 
+// The link the candidates repeat, as a plain command: clang's link job, or the command a
+// build hands smartcc's linker front (driver/LinkerFront.h).
+struct LinkCommand {
+  std::string Executable;
+  std::vector<std::string> Args;   // without the executable
+  std::vector<std::string> Inputs; // the input files (objects, archives, bitcode)
+  std::string Triple;
+  bool Thin = false;        // ThinLTO
+  bool Verbose = false;     // -v: the decision is printed
+  bool Relocatable = false; // -r: the output is an input of another link
+  llvm::opt::ArgStringList argList() const {
+    llvm::opt::ArgStringList List;
+    for (const std::string &A : Args)
+      List.push_back(A.c_str());
+    return List;
+  }
+};
+
 // One owned link from before clang's jobs run to the decision.
 struct OwnedLTOLink {
-  const clang::driver::Compilation &C;
   const Config &Cfg;
   // The link the candidates repeat: clang's -flto link, or for a whole-program link the -flto
-  // form of the user's plain link (WP), whose own link (UserLink) is then the baseline.
+  // form of the user's plain link (WP), whose own link (UserLink) is then the baseline; or the
+  // linker front's command (then Link is null).
   const clang::driver::Command *Link = nullptr;
+  LinkCommand Job;
+  bool Owned = false;
   std::string Reason; // why not owned (Link null)
   bool WholeProgram = false;
   WholeProgramCommand WP;
@@ -62,9 +82,12 @@ struct OwnedLTOLink {
   // (runtime/link/LoaderView.h); the shared-unwind candidates are checked against the
   // first candidate (the whole-program link with lld's own pipeline), their LTO baseline.
   void checkLoaderViews(llvm::MemoryBufferRef Baseline);
+  // A relocatable link's candidates: the later link must see the symbols the baseline
+  // defines and needs (runtime/link/RelocatableView.h).
+  void checkRelocatableViews(llvm::MemoryBufferRef Baseline);
   // What the shared-unwind candidates are checked against, in messages.
   const char *baselineName() const {
-    return WholeProgram ? "the whole-program link" : "clang's link";
+    return WholeProgram ? "the whole-program link" : Link ? "clang's link" : "the user's link";
   }
   void waitForWholeProgram();
   std::string Level, Output;
@@ -106,7 +129,7 @@ struct OwnedLTOLink {
   void checkShared(size_t Index, llvm::MemoryBufferRef Out);
   std::chrono::steady_clock::time_point LinkStart = std::chrono::steady_clock::now();
 
-  OwnedLTOLink(const clang::driver::Compilation &C, const Config &Cfg) : C(C), Cfg(Cfg) {}
+  explicit OwnedLTOLink(const Config &Cfg) : Cfg(Cfg) {}
   void prepare();
   void prepareReplay(const std::vector<std::string> &Cmd);
   bool replays(size_t K) const { return Replay == ReplayState::Ready && !ReplayCommands[K].empty(); }

@@ -190,4 +190,14 @@ uint64_t bitcodeInputBytes(ArrayRef<std::string> Inputs, bool FatSections) {
   return Bytes;
 }
 
+uint64_t machineCodeInputBytes(ArrayRef<std::string> Inputs) {
+  uint64_t Bytes = 0;
+  forEachInputFile(Inputs, [&](MemoryBufferRef File, file_magic Magic, StringRef, StringRef) {
+    if (Magic == file_magic::elf_relocatable)
+      Bytes += File.getBufferSize();
+    return true;
+  });
+  return Bytes;
+}
+
 } // namespace smartcc

@@ -29,4 +29,9 @@ std::string fatBitcodeGap(llvm::ArrayRef<std::string> Inputs);
 // The bytes of that bitcode, summed: the program's size as LTO will see it, before any work.
 uint64_t bitcodeInputBytes(llvm::ArrayRef<std::string> Inputs, bool FatSections = false);
 
+// The bytes of the ELF relocatable objects among Inputs (files and archive members), whole:
+// how much of the link is machine code already (the linker front's rule,
+// driver/LinkerFront.h).
+uint64_t machineCodeInputBytes(llvm::ArrayRef<std::string> Inputs);
+
 } // namespace smartcc
