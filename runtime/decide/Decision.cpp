@@ -232,6 +232,9 @@ void printExplain(const TUDecision &D, raw_ostream &OS) {
   if (D.LargeLink)
     OS << format("  large link: %.0f KiB of bitcode; the replaying candidates first\n",
                  D.InputBitcodeBytes / 1024.0);
+  if (D.OutlinerFirst)
+    OS << "  -Os program (no minsize function, LTO outlines nothing): the outliner's "
+          "candidates first\n";
   if (!D.ReplayOutcome.empty()) {
     std::string Replayed;
     for (const CandidateReport &C : D.Candidates)
@@ -358,6 +361,8 @@ std::string toJSONLine(const TUDecision &D) {
   if (D.Kind == "link") {
     Line["input_bitcode_bytes"] = int64_t(D.InputBitcodeBytes);
     Line["large_link"] = D.LargeLink;
+    if (D.OutlinerFirst)
+      Line["outliner_first"] = true;
     if (D.WholeProgram)
       Line["whole_program"] = true;
   }

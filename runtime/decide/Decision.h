@@ -114,6 +114,9 @@ struct TUDecision {
   // link large (link_large_kib: replaying candidates first).
   uint64_t InputBitcodeBytes = 0;
   bool LargeLink = false;
+  // Links of a program compiled at -Os (optsize, no minsize: LTO's code generation outlines
+  // nothing): the machine outliner's candidates first.
+  bool OutlinerFirst = false;
   // Links: a plain link made whole-program (driver/WholeProgramLink.h): the baseline is the
   // link as the user asked for it, the candidates lld's whole-program links of its objects'
   // bitcode.

@@ -5,6 +5,9 @@
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Object/IRObjectFile.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 using namespace llvm;
@@ -198,6 +201,36 @@ uint64_t machineCodeInputBytes(ArrayRef<std::string> Inputs) {
     return true;
   });
   return Bytes;
+}
+
+bool optimizedForSizeWithoutMinSize(ArrayRef<std::string> Inputs, bool FatSections,
+                                    unsigned SampleModules) {
+  unsigned Seen = 0;
+  bool OptSize = false, MinSize = false;
+  forEachBitcodeInput(
+      Inputs,
+      [&](MemoryBufferRef Buf) {
+        if (Seen >= SampleModules || MinSize)
+          return;
+        // Attributes are read with the module's header: no function body is materialized.
+        LLVMContext Ctx;
+        Expected<std::unique_ptr<Module>> M = getLazyBitcodeModule(Buf, Ctx);
+        if (!M) {
+          consumeError(M.takeError());
+          return;
+        }
+        bool Defines = false;
+        for (const Function &F : **M) {
+          if (F.isDeclaration())
+            continue;
+          Defines = true;
+          MinSize |= F.hasMinSize();
+          OptSize |= F.hasOptSize();
+        }
+        Seen += Defines;
+      },
+      FatSections);
+  return OptSize && !MinSize;
 }
 
 } // namespace smartcc

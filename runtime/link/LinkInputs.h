@@ -29,6 +29,13 @@ std::string fatBitcodeGap(llvm::ArrayRef<std::string> Inputs);
 // The bytes of that bitcode, summed: the program's size as LTO will see it, before any work.
 uint64_t bitcodeInputBytes(llvm::ArrayRef<std::string> Inputs, bool FatSections = false);
 
+// Whether the program's bitcode was compiled for size without minsize (-Os): its functions are
+// optsize and none is minsize, as far as the first SampleModules modules with function
+// definitions show. LTO's code generation then runs no machine outliner (it outlines minsize
+// functions only), so the outliner's candidates hold the link's bytes.
+bool optimizedForSizeWithoutMinSize(llvm::ArrayRef<std::string> Inputs,
+                                    bool FatSections = false, unsigned SampleModules = 64);
+
 // The bytes of the ELF relocatable objects among Inputs (files and archive members), whole:
 // how much of the link is machine code already (the linker front's rule,
 // driver/LinkerFront.h).
