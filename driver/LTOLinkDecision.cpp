@@ -1,6 +1,7 @@
 // Measuring an owned link's outputs and deciding which ships (driver/OwnedLTOLink.h).
 #include "driver/OwnedLTOLink.h"
 #include "runtime/decide/Decision.h"
+#include "runtime/link/LinkedSymbols.h"
 #include "runtime/link/LoaderView.h"
 #include "runtime/link/RelocatableView.h"
 #include "runtime/link/UnwindSharing.h"
@@ -179,6 +180,63 @@ void OwnedLTOLink::checkRelocatableViews(MemoryBufferRef Baseline) {
   }
 }
 
+// The global symbols of the image in Buf (nullopt, with Err, when it cannot be read).
+static std::optional<LinkedSymbols> symbolsOf(const MemoryBuffer *Buf, std::string &Err) {
+  if (!Buf) {
+    Err = "it is not measured";
+    return std::nullopt;
+  }
+  Expected<LinkedSymbols> S = readLinkedSymbols(Buf->getMemBufferRef());
+  if (!S) {
+    Err = toString(S.takeError());
+    return std::nullopt;
+  }
+  return std::move(*S);
+}
+
+// A candidate's output against a reference link's globals (RefName names it); refused
+// (VerifierFailed) on a difference.
+static void checkAgainst(const std::optional<LinkedSymbols> &Reference, StringRef RefName,
+                         StringRef RefError, StringRef Output, CandidateResult &R) {
+  std::string Difference, Err;
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Out = MemoryBuffer::getFile(Output);
+  std::optional<LinkedSymbols> S = Out ? symbolsOf(Out->get(), Err) : std::nullopt;
+  if (!Reference)
+    Difference = ("cannot read " + RefName + "'s: " + RefError).str();
+  else if (!Out)
+    Difference = "cannot read the output: " + Out.getError().message();
+  else if (!S)
+    Difference = Err;
+  else if (std::string New = newDefinitions(*Reference, *S); !New.empty())
+    Difference = (New + ", which " + RefName + " does not (a library call the pipeline made?)").str();
+  if (!Difference.empty()) {
+    R.Result = Outcome::VerifierFailed;
+    R.setMessage(("symbols: " + Difference).c_str());
+  }
+}
+
+// The reference is the link as clang or the user made it; for a whole-program link, the
+// whole-program link (candidate 0) too, once it passed: it may have internalized a library
+// function the user's link has, and a call made anew would then pull in the library's copy.
+void OwnedLTOLink::checkNewDefinitions(const MemoryBuffer *Baseline) {
+  std::string BaseError;
+  std::optional<LinkedSymbols> Base = symbolsOf(Baseline, BaseError);
+  const char *BaseName = Link && !WholeProgram ? "clang's link" : "the user's link";
+  for (size_t K = 0; K < D.Candidates.size(); ++K)
+    if (D.Candidates[K].Result.Result == Outcome::Ok)
+      checkAgainst(Base, BaseName, BaseError, Temps[K], D.Candidates[K].Result);
+  if (!WholeProgram || D.Candidates.empty() || D.Candidates[0].Result.Result != Outcome::Ok)
+    return;
+  std::string WholeError = "cannot read it";
+  ErrorOr<std::unique_ptr<MemoryBuffer>> WholeOut = MemoryBuffer::getFile(Temps[0]);
+  std::optional<LinkedSymbols> Whole =
+      WholeOut ? symbolsOf(WholeOut->get(), WholeError) : std::nullopt;
+  for (size_t K = 1; K < D.Candidates.size(); ++K)
+    if (D.Candidates[K].Result.Result == Outcome::Ok)
+      checkAgainst(Whole, "the whole-program link", WholeError, Temps[K],
+                   D.Candidates[K].Result);
+}
+
 // clang's link is measured: its unwind entries, against which the shared-unwind candidates'
 // outputs are checked, and whether a shared entry can gain anything there (those not started
 // yet run only then).
@@ -320,6 +378,8 @@ void OwnedLTOLink::finish(double BaselineMillis) {
     checkLoaderViews(BaseOut->getMemBufferRef());
   if (Job.Relocatable && BaseOut)
     checkRelocatableViews(BaseOut->getMemBufferRef());
+  else if (D.BaselineMeasured)
+    checkNewDefinitions(BaseOut.get());
   for (CandidateReport &R : D.Candidates)
     if (R.Result.Result == Outcome::Ok)
       R.Value = metricValue(R.Result.Object, 0, D.SizeMetric);

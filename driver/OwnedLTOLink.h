@@ -85,6 +85,9 @@ struct OwnedLTOLink {
   // A relocatable link's candidates: the later link must see the symbols the baseline
   // defines and needs (runtime/link/RelocatableView.h).
   void checkRelocatableViews(llvm::MemoryBufferRef Baseline);
+  // A linked image's candidates define no global symbol the reference link does not
+  // (runtime/link/LinkedSymbols.h): clang's link, or the whole-program link (candidate 0).
+  void checkNewDefinitions(const llvm::MemoryBuffer *Baseline);
   // What the shared-unwind candidates are checked against, in messages.
   const char *baselineName() const {
     return WholeProgram ? "the whole-program link" : Link ? "clang's link" : "the user's link";

@@ -39,7 +39,8 @@ Expected<std::unique_ptr<Module>> copyOf(Module &M, StringRef Bitcode) {
 } // namespace
 
 Expected<BytesAllocation> allocateByBytes(Module &M, ArrayRef<AllocatorChoice> Allocators,
-                                          EmitObjectWithFn Emit, bool RecordFeatures) {
+                                          EmitObjectWithFn Emit, bool RecordFeatures,
+                                          bool PlanOnly) {
   if (Allocators.empty())
     return createStringError(inconvertibleErrorCode(), "no register allocators to choose from");
   BytesAllocation R;
@@ -106,6 +107,8 @@ Expected<BytesAllocation> allocateByBytes(Module &M, ArrayRef<AllocatorChoice> A
       ++R.FunctionsMoved;
     }
   }
+  if (PlanOnly)
+    return R;
   if (R.FunctionsMoved == 0) {
     R.Object = std::move(First);
     return R;

@@ -48,10 +48,13 @@ using EmitObjectWithFn =
     llvm::function_ref<llvm::Error(llvm::Module &M, llvm::SmallVectorImpl<char> &Object)>;
 
 // Allocates M's functions as above (M is rewritten by the last code generation; the others run
-// on copies). Allocators[0] is the reference, usually greedy.
+// on copies). Allocators[0] is the reference, usually greedy. PlanOnly: only the plan is made
+// (every code generation on a copy, M untouched, no mix, Object empty), for a code generation
+// that follows elsewhere (lld's, runtime/link/plugin/LinkAllocators.h).
 llvm::Expected<BytesAllocation> allocateByBytes(llvm::Module &M,
                                                 llvm::ArrayRef<AllocatorChoice> Allocators,
                                                 EmitObjectWithFn Emit,
-                                                bool RecordFeatures = false);
+                                                bool RecordFeatures = false,
+                                                bool PlanOnly = false);
 
 } // namespace smartcc

@@ -20,6 +20,9 @@
 //                                      --lto-emit-llvm, below), so that only what follows it
 //                                      runs again
 //                                      (runtime/link/plugin/OptimizedModuleReplay.h)
+//   smartcc-allocators<A;B;...>        register allocators chosen per function by bytes
+//   smartcc-allocators<predicted>      ... or by the built-in allocator-choice model
+//                                      (runtime/link/plugin/LinkAllocators.h)
 //   smartcc-shared-unwind              the frameless functions (decided on their machine code,
 //                                      the machine outliner's included) share one unwind entry
 //                                      (runtime/link/plugin/SharedUnwind.h, SharedUnwindCodegen.h);
@@ -31,10 +34,11 @@
 // With SMARTCC_LTO_SAVE_OPTIMIZED=PATH in its environment, the plugin also saves the module at
 // the end of LTO's default pipeline to PATH (what replay reads).
 //
-// It links libLLVM (the same shared library lld uses) and the ML inliner's sources, compiled
-// into it (runtime/CMakeLists.txt), nothing else of smartcc.
+// It links libLLVM (the same shared library lld uses) and the ML inliner's and the allocator
+// plan's sources, compiled into it (runtime/CMakeLists.txt), nothing else of smartcc.
 #include "policies/inliner/MLInlineAdvisor.h"
 #include "runtime/compile/MacroPipelines.h"
+#include "runtime/link/plugin/LinkAllocators.h"
 #include "runtime/link/plugin/OptimizedModuleReplay.h"
 #include "runtime/link/plugin/SharedUnwind.h"
 #include "runtime/compile/UnwindAwareConstants.h"
@@ -155,6 +159,12 @@ bool parseReplay(StringRef Name, ModulePassManager &MPM) {
   return true;
 }
 
+bool parseAllocators(StringRef Name, ModulePassManager &MPM) {
+  if (!Name.consume_front("smartcc-allocators<") || !Name.consume_back(">") || Name.empty())
+    return false;
+  return smartcc::addLinkAllocatorsPass(Name, MPM);
+}
+
 bool parseSharedUnwind(StringRef Name, ModulePassManager &MPM) {
   if (Name != "smartcc-shared-unwind" &&
       (!Name.consume_front("smartcc-shared-unwind<") || !Name.consume_back(">") || Name.empty()))
@@ -178,7 +188,7 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
                       ArrayRef<PassBuilder::PipelineElement>) {
                   return parseFunctionAttr(Name, MPM) || parseMacro(PB, Name, MPM) ||
                          parseMLInliner(Name, MPM) || parseReplay(Name, MPM) ||
-                         parseSharedUnwind(Name, MPM);
+                         parseSharedUnwind(Name, MPM) || parseAllocators(Name, MPM);
                 });
             if (const char *Save = std::getenv(smartcc::SaveOptimizedEnv); Save && *Save) {
               std::string Path = Save;

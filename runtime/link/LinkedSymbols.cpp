@@ -1,0 +1,59 @@
+#include "runtime/link/LinkedSymbols.h"
+#include "llvm/BinaryFormat/ELF.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/LTO/LTO.h"
+#include "llvm/Object/ELFObjectFile.h"
+
+using namespace llvm;
+
+namespace smartcc {
+
+Expected<LinkedSymbols> readLinkedSymbols(MemoryBufferRef Image) {
+  Expected<std::unique_ptr<object::ObjectFile>> Obj = object::ObjectFile::createObjectFile(Image);
+  if (!Obj)
+    return Obj.takeError();
+  const auto *ELF = dyn_cast<object::ELFObjectFileBase>(Obj->get());
+  if (!ELF)
+    return createStringError("%s is not an ELF file", Image.getBufferIdentifier().str().c_str());
+  LinkedSymbols S;
+  for (const object::SectionRef &Sec : ELF->sections())
+    if (object::ELFSectionRef(Sec).getType() == ELF::SHT_SYMTAB)
+      S.HasSymtab = true;
+  if (!S.HasSymtab)
+    return S;
+  // Runtime library calls (memcpy, __stack_chk_guard, ...): an LTO link fetches the archive
+  // members that define them whether or not the program calls them, since its code
+  // generation may; they say nothing about the pipeline.
+  StringSet<> Runtime;
+  for (const char *Name : lto::LTO::getRuntimeLibcallSymbols(ELF->makeTriple()))
+    Runtime.insert(Name);
+  for (const object::ELFSymbolRef &Sym : ELF->symbols()) {
+    if (Sym.getBinding() == ELF::STB_LOCAL)
+      continue;
+    Expected<uint32_t> Flags = Sym.getFlags();
+    if (!Flags)
+      return Flags.takeError();
+    if (*Flags & object::SymbolRef::SF_Undefined)
+      continue;
+    Expected<StringRef> Name = Sym.getName();
+    if (!Name)
+      return Name.takeError();
+    // GNU ld names a versioned definition NAME@VERSION in .symtab, lld NAME: the name alone
+    // (the versions are the loader view's, runtime/link/LoaderView.h).
+    StringRef Plain = Name->split('@').first;
+    if (!Plain.empty() && !Runtime.contains(Plain))
+      S.Defined.insert(Plain.str());
+  }
+  return S;
+}
+
+std::string newDefinitions(const LinkedSymbols &Reference, const LinkedSymbols &Candidate) {
+  if (!Reference.HasSymtab || !Candidate.HasSymtab)
+    return "";
+  for (const std::string &Name : Candidate.Defined)
+    if (!Reference.Defined.count(Name))
+      return "defines " + Name;
+  return "";
+}
+
+} // namespace smartcc

@@ -1,0 +1,111 @@
+#include "runtime/link/plugin/LinkAllocators.h"
+#include "policies/regalloc/AllocatorModel.h"
+#include "policies/regalloc/AllocatorPlan.h"
+#include "runtime/compile/AllocatorsByBytes.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Target/TargetOptions.h"
+#include <memory>
+
+using namespace llvm;
+
+namespace smartcc {
+
+namespace {
+
+// A target machine like lld's LTO code generation's: the module's triple, CPU and features from
+// each function's attributes (clang puts them there), a section per function and per object
+// (lld's LTO always asks for them), position-independent code where the module was compiled so.
+Expected<std::unique_ptr<TargetMachine>> targetMachineFor(const Module &M) {
+  std::string Error;
+  const Target *T = TargetRegistry::lookupTarget(M.getTargetTriple(), Error);
+  if (!T)
+    return createStringError(inconvertibleErrorCode(), Error);
+  TargetOptions Options;
+  Options.FunctionSections = true;
+  Options.DataSections = true;
+  Options.UniqueSectionNames = true;
+  const bool PIC = M.getPICLevel() != PICLevel::NotPIC || M.getPIELevel() != PIELevel::Default;
+  std::unique_ptr<TargetMachine> TM(T->createTargetMachine(
+      M.getTargetTriple(), "", "", Options, PIC ? Reloc::PIC_ : Reloc::Static, std::nullopt,
+      CodeGenOptLevel::Default));
+  if (!TM)
+    return createStringError(inconvertibleErrorCode(), "no target machine for " +
+                                                           M.getTargetTriple().str());
+  return std::move(TM);
+}
+
+struct PlanAllocators : PassInfoMixin<PlanAllocators> {
+  std::vector<AllocatorChoice> Allocators; // empty: predicted
+  explicit PlanAllocators(std::vector<AllocatorChoice> A) : Allocators(std::move(A)) {}
+
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
+    // The plan and its scope outlive the pass: lld's code generation comes after the
+    // pipeline, on this thread.
+    static thread_local std::unique_ptr<AllocatorPlan> Plan;
+    static thread_local std::unique_ptr<ScopedAllocatorPlan> Scope;
+    Scope.reset();
+    Plan = std::make_unique<AllocatorPlan>();
+    if (Allocators.empty()) {
+      std::optional<Expected<AllocatorModel>> Model =
+          AllocatorModel::builtinFor(M.getTargetTriple().str());
+      if (!Model)
+        report_fatal_error(Twine("smartcc-allocators: no allocator-choice model is built in "
+                                 "for ") + M.getTargetTriple().str());
+      if (!*Model)
+        report_fatal_error(Twine("smartcc-allocators: ") + toString(Model->takeError()));
+      *Plan = AllocatorPlan::predicted(std::make_shared<const AllocatorModel>(std::move(**Model)));
+    } else {
+      Expected<std::unique_ptr<TargetMachine>> TM = targetMachineFor(M);
+      if (!TM)
+        report_fatal_error(Twine("smartcc-allocators: ") + toString(TM.takeError()));
+      Expected<BytesAllocation> A = allocateByBytes(
+          M, Allocators,
+          [&](Module &Copy, SmallVectorImpl<char> &Object) -> Error {
+            raw_svector_ostream OS(Object);
+            legacy::PassManager PM;
+            if ((*TM)->addPassesToEmitFile(PM, OS, nullptr, CodeGenFileType::ObjectFile))
+              return createStringError(inconvertibleErrorCode(),
+                                       "the target cannot emit objects");
+            PM.run(Copy);
+            return Error::success();
+          },
+          /*RecordFeatures=*/false, /*PlanOnly=*/true);
+      if (!A)
+        report_fatal_error(Twine("smartcc-allocators: ") + toString(A.takeError()));
+      *Plan = std::move(A->Plan);
+    }
+    Scope = std::make_unique<ScopedAllocatorPlan>(*Plan);
+    return PreservedAnalyses::all();
+  }
+  static bool isRequired() { return true; }
+};
+
+} // namespace
+
+bool addLinkAllocatorsPass(StringRef Params, ModulePassManager &MPM) {
+  if (Params == "predicted") {
+    MPM.addPass(PlanAllocators({}));
+    return true;
+  }
+  std::vector<AllocatorChoice> Allocators;
+  SmallVector<StringRef, 4> Specs;
+  Params.split(Specs, ';', -1, /*KeepEmpty=*/false);
+  for (StringRef Spec : Specs) {
+    Expected<AllocatorChoice> C = parseAllocatorChoice(Spec);
+    if (!C) {
+      consumeError(C.takeError());
+      return false;
+    }
+    Allocators.push_back(std::move(*C));
+  }
+  if (Allocators.empty())
+    return false;
+  MPM.addPass(PlanAllocators(std::move(Allocators)));
+  return true;
+}
+
+} // namespace smartcc
