@@ -25,6 +25,8 @@ namespace smartcc {
 namespace {
 
 std::atomic<unsigned long long> AddedCodeBytes{0};
+// Set on a thread whose code generations are not the link's (ScopedUnwindTradeSilence).
+thread_local bool TradeSilenced = false;
 
 // The target's opcodes the pass reads and writes, found by name: X86's opcode enum is private
 // to the X86 backend.
@@ -123,6 +125,10 @@ public:
 
   // A link's code generation (UnwindTradeFileEnv): the module's count goes to the file.
   bool doFinalization(Module &M) override {
+    if (TradeSilenced) {
+      AddedCodeBytes.exchange(0);
+      return MachineFunctionPass::doFinalization(M);
+    }
     if (const char *Path = std::getenv(UnwindTradeFileEnv); Path && *Path) {
       std::error_code EC;
       raw_fd_ostream OS(Path, EC, sys::fs::OF_Append | sys::fs::OF_Text);
@@ -140,6 +146,9 @@ private:
 char UnwindAwareConstants::ID = 0;
 
 } // namespace
+
+ScopedUnwindTradeSilence::ScopedUnwindTradeSilence() { TradeSilenced = true; }
+ScopedUnwindTradeSilence::~ScopedUnwindTradeSilence() { TradeSilenced = false; }
 
 unsigned long long takeUnwindConstantsCodeBytes() { return AddedCodeBytes.exchange(0); }
 

@@ -29,6 +29,14 @@ unsigned long long takeUnwindConstantsCodeBytes();
 // that the code-for-unwind rule can leave them out of a link's code too.
 inline constexpr const char *UnwindTradeFileEnv = "SMARTCC_UNWIND_TRADE_FILE";
 
+// While one lives, the code generations this thread runs report nothing to that file: they are
+// not the link's (the link allocators' planning copies, runtime/link/plugin/LinkAllocators.h).
+class ScopedUnwindTradeSilence {
+public:
+  ScopedUnwindTradeSilence();
+  ~ScopedUnwindTradeSilence();
+};
+
 // Adds the pass to every code-generation pipeline this process builds from now on (once; a
 // no-op for targets other than x86).
 void registerUnwindAwareConstants();

@@ -2,6 +2,7 @@
 #include "policies/regalloc/AllocatorModel.h"
 #include "policies/regalloc/AllocatorPlan.h"
 #include "runtime/compile/AllocatorsByBytes.h"
+#include "runtime/compile/UnwindAwareConstants.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
@@ -62,6 +63,9 @@ struct PlanAllocators : PassInfoMixin<PlanAllocators> {
       Expected<std::unique_ptr<TargetMachine>> TM = targetMachineFor(M);
       if (!TM)
         report_fatal_error(Twine("smartcc-allocators: ") + toString(TM.takeError()));
+      // The planning code generations are not the link's: the unwind-aware constants they
+      // add are not reported as the link's code (UnwindAwareConstants.h).
+      ScopedUnwindTradeSilence Silence;
       Expected<BytesAllocation> A = allocateByBytes(
           M, Allocators,
           [&](Module &Copy, SmallVectorImpl<char> &Object) -> Error {
