@@ -79,6 +79,21 @@ MODES = {
                            "--smartcc-link-candidates=lto-shared-unwind"], "x86_64"),
     "a64-lto-shared-unwind": (["-Oz", "-flto", "-fuse-ld=lld", "--smartcc-link-time=0",
                                "--smartcc-link-candidates=lto-shared-unwind"], "aarch64"),
+    # Register allocators chosen per function in lld's code generation
+    # (runtime/link/plugin/LinkAllocators.h), tried and predicted, forced on every program.
+    "lto-allocators": (["-Oz", "-flto", "-fuse-ld=lld", "--smartcc-link-candidates=none",
+                        "-Xlinker", "--load-pass-plugin={PLUGIN}", "-Xlinker",
+                        "--lto-newpm-passes=lto<O2>,smartcc-allocators<greedy;basic;pbqp;"
+                        "greedy:-split-spill-mode=default>"], "x86_64"),
+    "a64-lto-allocators": (["-Oz", "-flto", "-fuse-ld=lld", "--smartcc-link-candidates=none",
+                            "-Xlinker", "--load-pass-plugin={PLUGIN}", "-Xlinker",
+                            "--lto-newpm-passes=lto<O2>,smartcc-allocators<greedy;basic;pbqp;"
+                            "greedy:-split-spill-mode=default>"], "aarch64"),
+    "a64-lto-allocators-predicted": (["-Oz", "-flto", "-fuse-ld=lld",
+                                      "--smartcc-link-candidates=none", "-Xlinker",
+                                      "--load-pass-plugin={PLUGIN}", "-Xlinker",
+                                      "--lto-newpm-passes=lto<O2>,smartcc-allocators<predicted>"],
+                                     "aarch64"),
     # Whole-program links of plain builds (driver/WholeProgramLink.h): every source compiled by
     # a smartcc command of its own into an object carrying its bitcode, then linked by smartcc
     # with the default linker (GNU ld), as make builds a program; the whole-program link and
@@ -91,6 +106,7 @@ SEPARATE_MODES = {"whole-program", "a64-whole-program"}
 # Modes whose product is a link, not an object: built by smartcc straight to the executable
 # even with --every-candidate (a candidate link's output is not saved).
 DIRECT_MODES = {"lto", "lto-iro", "lto-sink-iro", "a64-lto", "a64-lto-late-iro",
+                "lto-allocators", "a64-lto-allocators", "a64-lto-allocators-predicted",
                 "lto-shared-unwind", "a64-lto-shared-unwind"} | SEPARATE_MODES
 HIDDEN_MODES = {"broken": (["-Oz", "-include", "{OUT}/broken.h"], "x86_64")}
 SMOKE_MODES = ["default", "library", "os", "regalloc-o2", "inliner", "a64", "a64-os", "lto",
@@ -342,7 +358,11 @@ class Ctx:
 
     def mode_flags(self, mode):
         flags, _ = all_modes()[mode]
-        flags = [f.replace("{OUT}", self.out) for f in flags]
+        # smartcc's LTO pass plugin, installed beside its binaries (driver/LTOLinkCommand.h).
+        plugin = os.path.join(os.path.dirname(os.path.abspath(self.smartcc)), "..", "lib",
+                              "smartcc", "smartcc-lto-plugin.so")
+        flags = [f.replace("{OUT}", self.out).replace("{PLUGIN}", os.path.normpath(plugin))
+                 for f in flags]
         return flags + (LIFTED_BUDGET if self.budget == "lifted" else [])
 
     def mode_isa(self, mode):
