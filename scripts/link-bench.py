@@ -320,6 +320,23 @@ def gcc_flags(flags):
     return " ".join("-Os" if f == "-Oz" else f for f in flags.split())
 
 
+def gcc_lto(c, prefix):
+    """An -flto configuration for gcc: gcc's own LTO, gcc -Os -flto (the comparison of a
+    whole-program build): its link by GNU ld with gcc's plugin (not lld, which reads no GIMPLE;
+    GNU ld needs no --undefined-version), its archives by gcc-ar, gcc-ranlib and gcc-nm, which
+    index GIMPLE objects (the configuration's llvm-ar index only bitcode)."""
+    ld = " ".join(f for f in c.get("ldflags", "").split()
+                  if f not in ("-fuse-ld=lld", "-Wl,--undefined-version"))
+    ar, ranlib, nm = (shutil.which(f"{prefix}gcc-{t}") or f"{prefix}gcc-{t}"
+                      for t in ("ar", "ranlib", "nm"))
+    env = dict(c.get("env", {}), AR=ar, RANLIB=ranlib, NM=nm)
+    files = dict(c.get("files", {}))
+    if "lto-tools.cmake" in files:
+        files["lto-tools.cmake"] = (f'set(CMAKE_AR {ar} CACHE FILEPATH "GIMPLE-indexing archiver")\n'
+                                    f'set(CMAKE_RANLIB {ranlib} CACHE FILEPATH "GIMPLE-indexing ranlib")\n')
+    return dict(c, ldflags=ld, env=env, files=files)
+
+
 def step_env(recipes, config, compiler, bin_dir, jobs, work, src, destdir):
     c = config_for(recipes, config)
     target = c.get("target", "")
@@ -333,6 +350,8 @@ def step_env(recipes, config, compiler, bin_dir, jobs, work, src, destdir):
         tflag = ""
         c = dict(c, cflags=gcc_flags(c["cflags"]), ldflags=gcc_flags(c.get("ldflags", "")),
                  opt=gcc_flags(c.get("opt", "-Oz")))
+        if "-flto" in c["cflags"]:
+            c = gcc_lto(c, f"{target}-" if c.get("cross") else "")
     else:
         cc, cxx = os.path.join(bin_dir, "smartcc"), os.path.join(bin_dir, "smartc++")
     env = dict(os.environ)
@@ -1266,8 +1285,7 @@ def main():
             if not os.access(os.path.join(args.bin, tool), os.X_OK):
                 sys.exit(f"link-bench: no {tool} in {args.bin} (--bin DIR)")
         steps = [(p, c, k) for (p, c) in plan for k in COMPILERS + ("gcc",)
-                 if k in args.compilers.split(",")
-                 and not (k == "gcc" and "-flto" in config_for(recipes, c)["cflags"])]
+                 if k in args.compilers.split(",")]
         log(f"link-bench: {len(plan)} project x configuration pairs, {len(steps)} steps; "
             f"smartcc from {args.bin}; sizes by {measurer.method}; out {args.out}")
         log(CONVENTION)
