@@ -76,7 +76,8 @@ bool isRelocatable(ArrayRef<std::string> Args) {
 
 // The target and LTO kind of the link's bitcode: the first module's triple, and whether any
 // module is ThinLTO (then lld runs ThinLTO backends, whose pipeline is thinlto<...>).
-void describeBitcode(ArrayRef<std::string> Inputs, std::string &Triple, bool &Thin) {
+void describeBitcode(ArrayRef<std::string> Inputs, bool FatSections, std::string &Triple,
+                     bool &Thin) {
   forEachBitcodeInput(Inputs, [&](MemoryBufferRef Buf) {
     Expected<BitcodeFileContents> Contents = getBitcodeFileContents(Buf);
     if (!Contents) {
@@ -97,7 +98,7 @@ void describeBitcode(ArrayRef<std::string> Inputs, std::string &Triple, bool &Th
       else
         consumeError(Info.takeError());
     }
-  });
+  }, FatSections);
 }
 
 // The user's link, standard streams as given; its exit status (a signal: 128 + signal, as a
@@ -161,6 +162,8 @@ int linkerFrontMain(int ArgcIn, const char **ArgvIn) {
     execLinker(Linker, Argc, Argv);
   std::string Reason;
   std::vector<std::string> Inputs = inputFiles(Args, Output);
+  const bool Relocatable = isRelocatable(Args);
+  bool WholeProgram = false;
   if (!Cfg->takesOver("Oz") && !Cfg->takesOver("Os"))
     Reason = "level_not_enabled";
   else if (!sideOutputBesidesMap(ArgList).empty())
@@ -168,14 +171,30 @@ int linkerFrontMain(int ArgcIn, const char **ArgvIn) {
   // The user chose LTO's pipeline: candidates would replace it (lld keeps the last one).
   else if (llvm::any_of(Args, [](StringRef A) { return A.contains("lto-newpm-passes"); }))
     Reason = "user_lto_pipeline";
-  else if (uint64_t Bitcode = bitcodeInputBytes(Inputs); !Bitcode)
+  else if (uint64_t Bitcode = bitcodeInputBytes(Inputs)) {
+    // Most of the program is machine code already: kbuild's final links add a few objects
+    // (one of them bitcode: the version stamp) to the relocatable link that optimized the
+    // whole kernel, and repeat the link for kallsyms, which needs the same layout each time.
+    // The whole-program decision was made where the program's bitcode was.
+    if (Bitcode < machineCodeInputBytes(Inputs))
+      Reason = "front_mostly_machine_code";
+  }
+  // No -flto: a link of fat objects (smartcc's size-level objects carry their bitcode) is made
+  // whole-program as smartcc's driver makes its plain links (driver/WholeProgramLink.h), with
+  // the same refusals; not a relocatable link (a kernel's vmlinux.o without the kernel's own
+  // LTO support: initcall order, the vDSO, ...).
+  else if (uint64_t Fat = bitcodeInputBytes(Inputs, /*FatSections=*/true); !Fat)
     Reason = "front_no_bitcode";
-  // Most of the program is machine code already: kbuild's final links add a few objects (one
-  // of them bitcode: the version stamp) to the relocatable link that optimized the whole
-  // kernel, and repeat the link for kallsyms, which needs the same layout each time. The
-  // whole-program decision was made where the program's bitcode was.
-  else if (Bitcode < machineCodeInputBytes(Inputs))
+  else if (!Cfg->WholeProgram)
+    Reason = "front_no_bitcode"; // (whole_program off: the fat objects are machine code)
+  else if (Relocatable)
+    Reason = "wp_relocatable";
+  else if (!fatBitcodeGap(Inputs).empty())
+    Reason = "wp_partial_bitcode";
+  else if (Fat < machineCodeInputBytes(Inputs))
     Reason = "front_mostly_machine_code";
+  else
+    WholeProgram = true;
   if (!Reason.empty()) {
     double Millis = 0;
     int Status = runUserLink(Linker, Argc, Argv, Millis);
@@ -193,8 +212,13 @@ int linkerFrontMain(int ArgcIn, const char **ArgvIn) {
   L.Job.Executable = Linker;
   L.Job.Args = Args; // response files expanded: map files inside them are found
   L.Job.Inputs = Inputs;
-  L.Job.Relocatable = isRelocatable(Args);
-  describeBitcode(Inputs, L.Job.Triple, L.Job.Thin);
+  L.Job.Relocatable = Relocatable;
+  describeBitcode(Inputs, WholeProgram, L.Job.Triple, L.Job.Thin);
+  if (WholeProgram) {
+    // The candidates' link reads the objects' bitcode; the user's link stays the baseline.
+    L.WholeProgram = true;
+    L.Job.Args.push_back("--fat-lto-objects");
+  }
   double Millis = 0;
   int Status = runUserLink(Linker, Argc, Argv, Millis);
   if (Status != 0)

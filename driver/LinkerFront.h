@@ -12,6 +12,12 @@
 // symbols (runtime/link/RelocatableView.h); an executable must show the loader the same
 // program (runtime/link/LoaderView.h).
 //
+// Without -flto, a link of smartcc's fat objects (an executable or shared library, not -r) is
+// made whole-program as the driver's plain links are (driver/WholeProgramLink.h): ld.lld
+// links the same command with --fat-lto-objects, the first candidate, and the link
+// candidates follow: a firmware Makefile's `$(LD) -T board.ld ...` gets what smartcc's own
+// link of it would.
+//
 // Why after the user's link rather than beside it: kbuild's links run one at a time at the end
 // of the build, where nothing else is left to run, and the user's link then has every thread
 // for its own LTO code generation.

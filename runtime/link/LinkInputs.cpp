@@ -196,7 +196,11 @@ uint64_t bitcodeInputBytes(ArrayRef<std::string> Inputs, bool FatSections) {
 uint64_t machineCodeInputBytes(ArrayRef<std::string> Inputs) {
   uint64_t Bytes = 0;
   forEachInputFile(Inputs, [&](MemoryBufferRef File, file_magic Magic, StringRef, StringRef) {
-    if (Magic == file_magic::elf_relocatable)
+    if (Magic != file_magic::elf_relocatable)
+      return true;
+    bool Fat = false;
+    visitFatSection(File, [&](MemoryBufferRef) { Fat = true; });
+    if (!Fat)
       Bytes += File.getBufferSize();
     return true;
   });

@@ -36,8 +36,8 @@ uint64_t bitcodeInputBytes(llvm::ArrayRef<std::string> Inputs, bool FatSections 
 bool optimizedForSizeWithoutMinSize(llvm::ArrayRef<std::string> Inputs,
                                     bool FatSections = false, unsigned SampleModules = 64);
 
-// The bytes of the ELF relocatable objects among Inputs (files and archive members), whole:
-// how much of the link is machine code already (the linker front's rule,
+// The bytes of the ELF relocatable objects among Inputs (files and archive members) that carry
+// no bitcode, whole: how much of the link is machine code only (the linker front's rule,
 // driver/LinkerFront.h).
 uint64_t machineCodeInputBytes(llvm::ArrayRef<std::string> Inputs);
 
