@@ -16,7 +16,6 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
-#include "llvm/Support/StringSaver.h"
 #include <chrono>
 #include <cstring>
 #include <sys/wait.h>
