@@ -74,8 +74,7 @@ void OwnedLTOLink::prepare() {
   D.Target = Job.Triple;
   // A whole-program link's baseline is clang's plain link at the command's level (a link
   // command without -O links objects compiled at theirs).
-  D.Level = WholeProgram || Level.empty() ? (Level.empty() ? std::string("Os/Oz") : Level)
-                                          : Level + " -flto";
+  D.Level = Level.empty() ? std::string("Os/Oz") : WholeProgram ? Level : Level + " -flto";
   D.WholeProgram = WholeProgram;
   D.SizeMetric = Cfg.SizeMetric == Metric::IRInstructions ? Metric::ImageBytes : Cfg.SizeMetric;
   D.Rules.AllowRamGrowth = Cfg.AllowRamGrowth;

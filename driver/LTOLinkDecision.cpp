@@ -126,12 +126,18 @@ void OwnedLTOLink::waitForWholeProgram() {
   }
 }
 
-// Whole-program: a candidate ships only if the loader sees the program the baseline is.
-void OwnedLTOLink::checkLoaderViews(MemoryBufferRef Baseline) {
-  Expected<LoaderView> Base = readLoaderView(Baseline);
+// Refuses (VerifierFailed, Prefix and the difference) every measured candidate whose output's
+// view, as Read reads it, Differ finds different from the baseline's.
+template <typename View>
+static void refuseDifferentViews(MemoryBufferRef Baseline, std::vector<CandidateReport> &Candidates,
+                                 const std::vector<std::string> &Temps,
+                                 Expected<View> (*Read)(MemoryBufferRef),
+                                 std::string (*Differ)(const View &, const View &),
+                                 StringRef Prefix) {
+  Expected<View> Base = Read(Baseline);
   std::string BaseError = Base ? "" : toString(Base.takeError());
-  for (size_t K = 0; K < D.Candidates.size(); ++K) {
-    CandidateResult &R = D.Candidates[K].Result;
+  for (size_t K = 0; K < Candidates.size(); ++K) {
+    CandidateResult &R = Candidates[K].Result;
     if (R.Result != Outcome::Ok)
       continue;
     std::string Difference;
@@ -140,44 +146,28 @@ void OwnedLTOLink::checkLoaderViews(MemoryBufferRef Baseline) {
     } else if (ErrorOr<std::unique_ptr<MemoryBuffer>> Out = MemoryBuffer::getFile(Temps[K]);
                !Out) {
       Difference = "cannot read the output: " + Out.getError().message();
-    } else if (Expected<LoaderView> View = readLoaderView((*Out)->getMemBufferRef()); !View) {
-      Difference = toString(View.takeError());
+    } else if (Expected<View> V = Read((*Out)->getMemBufferRef()); !V) {
+      Difference = toString(V.takeError());
     } else {
-      Difference = loaderViewDifference(*Base, *View);
+      Difference = Differ(*Base, *V);
     }
     if (!Difference.empty()) {
       R.Result = Outcome::VerifierFailed;
-      R.setMessage(("loader view: " + Difference).c_str());
+      R.setMessage((Prefix + Difference).str().c_str());
     }
   }
 }
 
+// Whole-program: a candidate ships only if the loader sees the program the baseline is.
+void OwnedLTOLink::checkLoaderViews(MemoryBufferRef Baseline) {
+  refuseDifferentViews<LoaderView>(Baseline, D.Candidates, Temps, readLoaderView,
+                                   loaderViewDifference, "loader view: ");
+}
+
 // Relocatable: a candidate ships only if the next link sees the symbols the baseline has.
 void OwnedLTOLink::checkRelocatableViews(MemoryBufferRef Baseline) {
-  Expected<RelocatableView> Base = readRelocatableView(Baseline);
-  std::string BaseError = Base ? "" : toString(Base.takeError());
-  for (size_t K = 0; K < D.Candidates.size(); ++K) {
-    CandidateResult &R = D.Candidates[K].Result;
-    if (R.Result != Outcome::Ok)
-      continue;
-    std::string Difference;
-    if (!BaseError.empty()) {
-      Difference = "cannot read the baseline's: " + BaseError;
-    } else if (ErrorOr<std::unique_ptr<MemoryBuffer>> Out = MemoryBuffer::getFile(Temps[K]);
-               !Out) {
-      Difference = "cannot read the output: " + Out.getError().message();
-    } else if (Expected<RelocatableView> View =
-                   readRelocatableView((*Out)->getMemBufferRef());
-               !View) {
-      Difference = toString(View.takeError());
-    } else {
-      Difference = relocatableViewDifference(*Base, *View);
-    }
-    if (!Difference.empty()) {
-      R.Result = Outcome::VerifierFailed;
-      R.setMessage(("symbols: " + Difference).c_str());
-    }
-  }
+  refuseDifferentViews<RelocatableView>(Baseline, D.Candidates, Temps, readRelocatableView,
+                                        relocatableViewDifference, "symbols: ");
 }
 
 // The global symbols of the image in Buf (nullopt, with Err, when it cannot be read).
@@ -194,47 +184,54 @@ static std::optional<LinkedSymbols> symbolsOf(const MemoryBuffer *Buf, std::stri
   return std::move(*S);
 }
 
-// A candidate's output against a reference link's globals (RefName names it); refused
-// (VerifierFailed) on a difference.
-static void checkAgainst(const std::optional<LinkedSymbols> &Reference, StringRef RefName,
-                         StringRef RefError, StringRef Output, CandidateResult &R) {
-  std::string Difference, Err;
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Out = MemoryBuffer::getFile(Output);
-  std::optional<LinkedSymbols> S = Out ? symbolsOf(Out->get(), Err) : std::nullopt;
-  if (!Reference)
-    Difference = ("cannot read " + RefName + "'s: " + RefError).str();
-  else if (!Out)
-    Difference = "cannot read the output: " + Out.getError().message();
-  else if (!S)
-    Difference = Err;
-  else if (std::string New = newDefinitions(*Reference, *S); !New.empty())
-    Difference = (New + ", which " + RefName + " does not (a library call the pipeline made?)").str();
-  if (!Difference.empty()) {
-    R.Result = Outcome::VerifierFailed;
-    R.setMessage(("symbols: " + Difference).c_str());
-  }
+// A reference link's global symbols, or why they cannot be read, and its name in messages.
+struct SymbolReference {
+  std::optional<LinkedSymbols> Symbols;
+  std::string Error;
+  const char *Name;
+};
+
+// Why a candidate's symbols (read as Output, Err) cannot ship against Ref; empty if they can.
+static std::string symbolDifference(const SymbolReference &Ref,
+                                    const std::optional<LinkedSymbols> &Output,
+                                    StringRef Err) {
+  if (!Ref.Symbols)
+    return std::string("cannot read ") + Ref.Name + "'s: " + Ref.Error;
+  if (!Output)
+    return Err.str();
+  std::string New = newDefinitions(*Ref.Symbols, *Output);
+  if (New.empty())
+    return "";
+  return New + ", which " + Ref.Name + " does not (a library call the pipeline made?)";
 }
 
 // The reference is the link as clang or the user made it; for a whole-program link, the
 // whole-program link (candidate 0) too, once it passed: it may have internalized a library
 // function the user's link has, and a call made anew would then pull in the library's copy.
+// Each candidate's output is read once, candidate 0 first.
 void OwnedLTOLink::checkNewDefinitions(const MemoryBuffer *Baseline) {
-  std::string BaseError;
-  std::optional<LinkedSymbols> Base = symbolsOf(Baseline, BaseError);
-  const char *BaseName = Link && !WholeProgram ? "clang's link" : "the user's link";
-  for (size_t K = 0; K < D.Candidates.size(); ++K)
-    if (D.Candidates[K].Result.Result == Outcome::Ok)
-      checkAgainst(Base, BaseName, BaseError, Temps[K], D.Candidates[K].Result);
-  if (!WholeProgram || D.Candidates.empty() || D.Candidates[0].Result.Result != Outcome::Ok)
-    return;
-  std::string WholeError = "cannot read it";
-  ErrorOr<std::unique_ptr<MemoryBuffer>> WholeOut = MemoryBuffer::getFile(Temps[0]);
-  std::optional<LinkedSymbols> Whole =
-      WholeOut ? symbolsOf(WholeOut->get(), WholeError) : std::nullopt;
-  for (size_t K = 1; K < D.Candidates.size(); ++K)
-    if (D.Candidates[K].Result.Result == Outcome::Ok)
-      checkAgainst(Whole, "the whole-program link", WholeError, Temps[K],
-                   D.Candidates[K].Result);
+  SymbolReference Base{std::nullopt, "", Link && !WholeProgram ? "clang's link" : "the user's link"};
+  Base.Symbols = symbolsOf(Baseline, Base.Error);
+  std::optional<SymbolReference> Whole;
+  for (size_t K = 0; K < D.Candidates.size(); ++K) {
+    CandidateResult &R = D.Candidates[K].Result;
+    if (R.Result != Outcome::Ok)
+      continue;
+    std::string Err;
+    ErrorOr<std::unique_ptr<MemoryBuffer>> Out = MemoryBuffer::getFile(Temps[K]);
+    if (!Out)
+      Err = "cannot read the output: " + Out.getError().message();
+    std::optional<LinkedSymbols> Symbols = Out ? symbolsOf(Out->get(), Err) : std::nullopt;
+    std::string Difference = symbolDifference(Base, Symbols, Err);
+    if (Difference.empty() && Whole)
+      Difference = symbolDifference(*Whole, Symbols, Err);
+    if (!Difference.empty()) {
+      R.Result = Outcome::VerifierFailed;
+      R.setMessage(("symbols: " + Difference).c_str());
+    } else if (WholeProgram && K == 0) {
+      Whole = SymbolReference{std::move(Symbols), "", "the whole-program link"};
+    }
+  }
 }
 
 // clang's link is measured: its unwind entries, against which the shared-unwind candidates'

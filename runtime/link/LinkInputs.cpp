@@ -175,13 +175,23 @@ std::string fatBitcodeGap(ArrayRef<std::string> Inputs) {
   return Found;
 }
 
+// forEachBitcodeInput's walk, stopped once Visit returns false.
+static void visitBitcodeInputs(ArrayRef<std::string> Inputs, bool FatSections,
+                               function_ref<bool(MemoryBufferRef)> Visit) {
+  forEachInputFile(Inputs, [&](MemoryBufferRef File, file_magic Magic, StringRef, StringRef) {
+    bool More = true;
+    if (Magic == file_magic::bitcode)
+      More = Visit(File);
+    else if (FatSections && Magic == file_magic::elf_relocatable)
+      visitFatSection(File, [&](MemoryBufferRef B) { More = More && Visit(B); });
+    return More;
+  });
+}
+
 void forEachBitcodeInput(ArrayRef<std::string> Inputs, function_ref<void(MemoryBufferRef)> Visit,
                          bool FatSections) {
-  forEachInputFile(Inputs, [&](MemoryBufferRef File, file_magic Magic, StringRef, StringRef) {
-    if (Magic == file_magic::bitcode)
-      Visit(File);
-    else if (FatSections && Magic == file_magic::elf_relocatable)
-      visitFatSection(File, Visit);
+  visitBitcodeInputs(Inputs, FatSections, [&](MemoryBufferRef B) {
+    Visit(B);
     return true;
   });
 }
@@ -211,29 +221,27 @@ bool optimizedForSizeWithoutMinSize(ArrayRef<std::string> Inputs, bool FatSectio
                                     unsigned SampleModules) {
   unsigned Seen = 0;
   bool OptSize = false, MinSize = false;
-  forEachBitcodeInput(
-      Inputs,
-      [&](MemoryBufferRef Buf) {
-        if (Seen >= SampleModules || MinSize)
-          return;
-        // Attributes are read with the module's header: no function body is materialized.
-        LLVMContext Ctx;
-        Expected<std::unique_ptr<Module>> M = getLazyBitcodeModule(Buf, Ctx);
-        if (!M) {
-          consumeError(M.takeError());
-          return;
-        }
-        bool Defines = false;
-        for (const Function &F : **M) {
-          if (F.isDeclaration())
-            continue;
-          Defines = true;
-          MinSize |= F.hasMinSize();
-          OptSize |= F.hasOptSize();
-        }
-        Seen += Defines;
-      },
-      FatSections);
+  // The walk stops at the sample's end or the first minsize function: the other inputs are
+  // not read.
+  visitBitcodeInputs(Inputs, FatSections, [&](MemoryBufferRef Buf) {
+    // Attributes are read with the module's header: no function body is materialized.
+    LLVMContext Ctx;
+    Expected<std::unique_ptr<Module>> M = getLazyBitcodeModule(Buf, Ctx);
+    if (!M) {
+      consumeError(M.takeError());
+      return true;
+    }
+    bool Defines = false;
+    for (const Function &F : **M) {
+      if (F.isDeclaration())
+        continue;
+      Defines = true;
+      MinSize |= F.hasMinSize();
+      OptSize |= F.hasOptSize();
+    }
+    Seen += Defines;
+    return Seen < SampleModules && !MinSize;
+  });
   return OptSize && !MinSize;
 }
 
