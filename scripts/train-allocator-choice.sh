@@ -5,8 +5,10 @@
 #   harvest  harvests the packages below (scripts/harvest-corpus.py, resumable)
 #   lists    writes the module lists of both splits per target (policies/models/allocators/)
 #   train    smartcc-train --trainer allocator-choice per target (resumable: measured modules
-#            are cached in the run directory), seed 1
-#   ship     copies each run's model.smm into policies/models/allocators/
+#            are cached in the run directory), seed 1; then --trainer allocator-proposal on the
+#            same measurements (the cache is copied into its own run directory)
+#   ship     copies each run's model.smm into policies/models/allocators/ and
+#            policies/models/allocator-proposals/
 # Usage: scripts/train-allocator-choice.sh [stage...]   (default: all four, in order)
 # None of these packages is in ../shared/reserved-for-evaluation.txt (harvest-corpus.py refuses
 # those); the models are evaluated on reserved projects by link-bench.
@@ -57,9 +59,17 @@ PY
       "$BIN/smartcc-train" --trainer allocator-choice --corpus "$CORPUS/train-pool" \
         --hashes "$OUT/$T-train.txt" --validation-hashes "$OUT/$T-validation.txt" \
         --run "$RUNS/$T" --target "$T" --jobs 2 --seed 1 --hidden 0
+      mkdir -p "$RUNS/proposals-$T/checkpoint"
+      cp "$RUNS/$T/checkpoint/allocator-data.jsonl" "$RUNS/proposals-$T/checkpoint/"
+      "$BIN/smartcc-train" --trainer allocator-proposal --corpus "$CORPUS/train-pool" \
+        --hashes "$OUT/$T-train.txt" --validation-hashes "$OUT/$T-validation.txt" \
+        --run "$RUNS/proposals-$T" --target "$T" --jobs 2 --seed 1 --hidden 0
     done ;;
   ship)
-    for T in $TARGETS; do cp "$RUNS/$T/model.smm" "$OUT/$T.smm"; done ;;
+    for T in $TARGETS; do
+      cp "$RUNS/$T/model.smm" "$OUT/$T.smm"
+      cp "$RUNS/proposals-$T/model.smm" "$REPO/policies/models/allocator-proposals/$T.smm"
+    done ;;
   *) echo "unknown stage $STAGE" >&2; exit 2 ;;
   esac
 done

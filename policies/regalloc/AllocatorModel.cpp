@@ -3,6 +3,9 @@
 #include "policies/regalloc/AllocatorFeatures.h"
 
 #include "BuiltinAllocatorModels.inc"
+namespace proposals {
+#include "BuiltinAllocatorProposalModels.inc"
+}
 
 using namespace llvm;
 
@@ -47,6 +50,11 @@ Expected<AllocatorModel> AllocatorModel::fromModel(ExportedModel M, StringRef So
   if (M.outputSize() != A.Allocators.size())
     return bad(Source, "output size " + Twine(M.outputSize()) + " for " +
                            Twine(A.Allocators.size()) + " allocators");
+  if (std::optional<StringRef> Use = Meta.getString("use")) {
+    if (*Use != "choice" && *Use != "proposal")
+      return bad(Source, "'use' must be \"choice\" or \"proposal\", not \"" + *Use + "\"");
+    A.Proposal = *Use == "proposal";
+  }
   if (std::optional<double> Margin = Meta.getNumber("margin"))
     A.Margin = float(*Margin);
   A.Model = std::move(M);
@@ -61,14 +69,24 @@ Expected<AllocatorModel> AllocatorModel::load(const std::string &Path) {
   return fromModel(std::move(*M), Path);
 }
 
-std::optional<Expected<AllocatorModel>> AllocatorModel::builtinFor(StringRef Triple) {
-  std::optional<Expected<BuiltinModel>> B =
-      findBuiltinModel(BuiltinModels, Triple, "allocator-choice model");
+namespace {
+std::optional<Expected<AllocatorModel>> builtinFrom(const EmbeddedModel *Table, StringRef Triple,
+                                                    StringRef Label) {
+  std::optional<Expected<BuiltinModel>> B = findBuiltinModel(Table, Triple, Label);
   if (!B)
     return std::nullopt;
   if (!*B)
     return Expected<AllocatorModel>(B->takeError());
-  return fromModel(std::move((*B)->Model), (*B)->Source);
+  return AllocatorModel::fromModel(std::move((*B)->Model), (*B)->Source);
+}
+} // namespace
+
+std::optional<Expected<AllocatorModel>> AllocatorModel::builtinFor(StringRef Triple) {
+  return builtinFrom(BuiltinModels, Triple, "allocator-choice model");
+}
+
+std::optional<Expected<AllocatorModel>> AllocatorModel::builtinProposalFor(StringRef Triple) {
+  return builtinFrom(proposals::BuiltinModels, Triple, "allocator-proposal model");
 }
 
 unsigned AllocatorModel::choose(ArrayRef<float> Features) const {
@@ -78,6 +96,15 @@ unsigned AllocatorModel::choose(ArrayRef<float> Features) const {
     if (Scores[I] > Scores[Best])
       Best = I;
   return Best != 0 && Scores[Best] - Scores[0] > Margin ? Best : 0;
+}
+
+unsigned AllocatorModel::propose(ArrayRef<float> Features) const {
+  std::vector<float> Scores = Model.forward(Features);
+  unsigned Best = 1;
+  for (unsigned I = 2; I < Scores.size(); ++I)
+    if (Scores[I] > Scores[Best])
+      Best = I;
+  return Best;
 }
 
 } // namespace smartcc

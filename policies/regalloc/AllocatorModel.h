@@ -10,6 +10,10 @@
 // and one output per allocator (a score). A function takes the best-scoring allocator when its
 // score beats the reference's by more than M, else the reference: a wrong move costs bytes,
 // staying costs only the saving missed. Trained by smartcc-train --trainer allocator-choice.
+//
+// A proposal model ("use": "proposal", smartcc-train --trainer allocator-proposal) has the same
+// form; it names per function the one allocator other than the reference worth trying, and the
+// compiler keeps it only where it measured smaller (runtime/compile/AllocatorsByBytes.h).
 #pragma once
 #include "policies/model/ExportedModel.h"
 #include "policies/regalloc/AllocatorPlan.h"
@@ -26,18 +30,24 @@ public:
   // Errors name Source (the model's path) and what does not match.
   static llvm::Expected<AllocatorModel> fromModel(ExportedModel M, llvm::StringRef Source);
   static llvm::Expected<AllocatorModel> load(const std::string &Path);
-  // The model built into smartcc for Triple's architecture, if any.
+  // The model built into smartcc for Triple's architecture, if any: the choice model
+  // (policies/models/allocators/) or the proposal model (policies/models/allocator-proposals/).
   static std::optional<llvm::Expected<AllocatorModel>> builtinFor(llvm::StringRef Triple);
+  static std::optional<llvm::Expected<AllocatorModel>> builtinProposalFor(llvm::StringRef Triple);
 
   const std::vector<AllocatorChoice> &allocators() const { return Allocators; }
   // The index into allocators() of Features' predicted allocator.
   unsigned choose(llvm::ArrayRef<float> Features) const;
+  // The index (never 0, the reference) of the allocator to try for Features' function.
+  unsigned propose(llvm::ArrayRef<float> Features) const;
+  bool isProposalModel() const { return Proposal; }
   const std::string &source() const { return Source; }
 
 private:
   ExportedModel Model;
   std::vector<AllocatorChoice> Allocators;
   float Margin = 0;
+  bool Proposal = false;
   std::string Source;
 };
 

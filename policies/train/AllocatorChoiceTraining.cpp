@@ -221,6 +221,33 @@ Figures evaluate(const torch::Tensor &Scores, const torch::Tensor &D, double Mar
   return F;
 }
 
+// Checked proposals: each function tries the best-scoring allocator other than the reference
+// (Fixed: that allocator for every function instead) and keeps it only where it was smaller.
+Figures evaluateProposals(const torch::Tensor &Scores, const torch::Tensor &D,
+                          std::optional<int64_t> Fixed = std::nullopt) {
+  Figures F;
+  auto S = Scores.accessor<float, 2>();
+  auto Dd = D.accessor<float, 2>();
+  for (int64_t I = 0; I < Scores.size(0); ++I) {
+    ++F.Functions;
+    int64_t Best = 1;
+    float Min = 0;
+    for (int64_t A = 1; A < Scores.size(1); ++A) {
+      if (S[I][A] > S[I][Best])
+        Best = A;
+      Min = std::min(Min, Dd[I][A]);
+    }
+    if (Fixed)
+      Best = *Fixed;
+    F.Oracle += -Min;
+    if (Dd[I][Best] < 0) {
+      ++F.Moved;
+      F.Saved += -Dd[I][Best];
+    }
+  }
+  return F;
+}
+
 json::Object figuresJSON(const Figures &F) {
   return json::Object{{"functions", int64_t(F.Functions)},
                       {"best_of_all_saved_bytes", F.Oracle},
@@ -228,6 +255,15 @@ json::Object figuresJSON(const Figures &F) {
                       {"fraction_of_best", F.fraction()},
                       {"moved", int64_t(F.Moved)},
                       {"moves_that_cost_bytes", int64_t(F.WrongMoves)}};
+}
+
+// The bytes a checked proposal changes, expected under the softmax of the other allocators'
+// scores: only savings count (min(0, D)), since a proposal that costs bytes is not kept.
+torch::Tensor expectedProposalBytes(const torch::Tensor &Scores, const torch::Tensor &D) {
+  using torch::indexing::Slice;
+  torch::Tensor Others = Scores.index({Slice(), Slice(1, torch::indexing::None)});
+  torch::Tensor Gains = D.index({Slice(), Slice(1, torch::indexing::None)}).clamp_max(0);
+  return (torch::softmax(Others, 1) * Gains).sum(1).mean();
 }
 
 } // namespace
@@ -290,13 +326,15 @@ Error trainAllocatorChoice(const AllocatorChoiceOptions &O, const std::vector<Co
   const std::string Metrics = O.RunDir + "/metrics.jsonl";
   for (unsigned Epoch = 1; Epoch <= O.Epochs; ++Epoch) {
     Opt.zero_grad();
-    torch::Tensor Expected = (torch::softmax(Net->forward(Xs), 1) * T.D).sum(1).mean();
+    torch::Tensor Expected = O.Proposal ? expectedProposalBytes(Net->forward(Xs), T.D)
+                                        : (torch::softmax(Net->forward(Xs), 1) * T.D).sum(1).mean();
     torch::Tensor Loss = Expected + O.L2 * Last->weight.pow(2).sum();
     Loss.backward();
     Opt.step();
     if (Epoch % 250 == 0 || Epoch == O.Epochs) {
       torch::NoGradGuard G;
-      torch::Tensor VE = (torch::softmax(Net->forward(Vs), 1) * V.D).sum(1).mean();
+      torch::Tensor VE = O.Proposal ? expectedProposalBytes(Net->forward(Vs), V.D)
+                                    : (torch::softmax(Net->forward(Vs), 1) * V.D).sum(1).mean();
       outs() << format("epoch %u/%u: expected bytes per function %.3f (validation %.3f)\n",
                        Epoch, O.Epochs, Expected.item<float>(), VE.item<float>());
       appendMetrics(Metrics, json::Object{{"epoch", int64_t(Epoch)},
@@ -307,10 +345,22 @@ Error trainAllocatorChoice(const AllocatorChoiceOptions &O, const std::vector<Co
   torch::NoGradGuard G;
   torch::Tensor TrainScores = Net->forward(Xs).contiguous(),
                 ValScores = Net->forward(Vs).contiguous();
-  // The margin that saves most on validation (ties: the larger, fewer moves).
+  // The margin that saves most on validation (ties: the larger, fewer moves). Proposals have
+  // none: they are checked.
   double Margin = 0;
   std::optional<Figures> BestSoFar;
+  if (O.Proposal) {
+    BestSoFar = evaluateProposals(ValScores, V.D);
+    for (int64_t A = 1; A < int64_t(K); ++A) {
+      Figures Fixed = evaluateProposals(ValScores, V.D, A);
+      outs() << format("validation, proposing %s everywhere: saves %.0f of %.0f bytes (%.1f %%)\n",
+                       Allocators[A].name().c_str(), Fixed.Saved, Fixed.Oracle,
+                       100 * Fixed.fraction());
+    }
+  }
   for (double M : {0.0, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0}) {
+    if (O.Proposal)
+      break;
     Figures Fv = evaluate(ValScores, V.D, M);
     outs() << format("margin %.2f: validation saves %.0f of %.0f bytes (%.1f %%), %zu moves, "
                      "%zu cost bytes\n",
@@ -321,13 +371,14 @@ Error trainAllocatorChoice(const AllocatorChoiceOptions &O, const std::vector<Co
     }
   }
   // A model that saves nothing on validation at any margin moves no function.
-  if (BestSoFar->Saved <= 0) {
+  if (!O.Proposal && BestSoFar->Saved <= 0) {
     Margin = 1e9;
     BestSoFar = evaluate(ValScores, V.D, Margin);
   }
   const Figures &Best = *BestSoFar;
-  Figures TrainFigures = evaluate(TrainScores, T.D, Margin);
-  json::Object Card{{"trainer", "allocator-choice"},
+  Figures TrainFigures =
+      O.Proposal ? evaluateProposals(TrainScores, T.D) : evaluate(TrainScores, T.D, Margin);
+  json::Object Card{{"trainer", O.Proposal ? "allocator-proposal" : "allocator-choice"},
                     {"seed", int64_t(O.Seed)},
                     {"epochs", int64_t(O.Epochs)},
                     {"hidden", int64_t(O.Hidden)},
@@ -364,6 +415,7 @@ Error trainAllocatorChoice(const AllocatorChoiceOptions &O, const std::vector<Co
     Weights.insert(Weights.end(), B.data_ptr<float>(), B.data_ptr<float>() + B.numel());
   }
   json::Object Meta{{"kind", "allocator-choice"},
+                    {"use", O.Proposal ? "proposal" : "choice"},
                     {"input_size", int64_t(F)},
                     {"features", std::move(Names)},
                     {"allocators", std::move(AllocatorNames)},
@@ -376,9 +428,10 @@ Error trainAllocatorChoice(const AllocatorChoiceOptions &O, const std::vector<Co
   if (Error E = writeFileAtomically(O.RunDir + "/model.smm",
                                     ExportedModel::serialize(Meta, Weights)))
     return E;
-  outs() << format("validation: the model saves %.0f bytes of the %.0f that every allocator "
+  outs() << format("validation: the model%s saves %.0f bytes of the %.0f that every allocator "
                    "tried per function saves (%.1f %%), margin %.2f\n",
-                   Best.Saved, Best.Oracle, 100 * Best.fraction(), Margin);
+                   O.Proposal ? "'s checked proposals" : "", Best.Saved, Best.Oracle,
+                   100 * Best.fraction(), O.Proposal ? 0.0 : Margin);
   return Error::success();
 }
 

@@ -15,6 +15,13 @@
 // 4. Report (metrics.jsonl, model card): on validation, the saving of the best allocator per
 //    function (what trying every allocator reaches), the model's saving, their ratio, the
 //    functions moved and the moves that cost bytes.
+//
+// With Proposal (smartcc-train --trainer allocator-proposal) the model instead proposes, per
+// function, the one allocator other than the reference to try; the compiler code-generates the
+// proposals once and keeps each where it was smaller (runtime/compile/AllocatorsByBytes.h,
+// checked proposals). A wrong proposal then costs nothing but the saving it missed, so there is
+// no margin: the loss is the expected saving, max(0, reference - proposal), under the softmax
+// of the other allocators' scores, and validation reports the saving of the proposals checked.
 #pragma once
 #include "policies/env/Corpus.h"
 #include "llvm/Support/Error.h"
@@ -35,6 +42,7 @@ struct AllocatorChoiceOptions {
   double L2 = 1e-3;
   uint64_t Seed = 1;
   unsigned Jobs = 2;
+  bool Proposal = false; // a proposal model (above) instead of a choice with a margin
 };
 
 llvm::Error trainAllocatorChoice(const AllocatorChoiceOptions &O,

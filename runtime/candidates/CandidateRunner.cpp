@@ -171,25 +171,36 @@ void runCandidate(Module &Frontend, const CandidateSpec &Spec, const CandidateCo
     Allocators.push_back(std::move(*C));
   }
   AllocatorPlan ByBytes;
+  std::shared_ptr<const AllocatorModel> Proposals; // checked proposals
   if (!Spec.AllocatorModel.empty()) {
+    const bool Builtin = Spec.AllocatorModel == "builtin",
+               BuiltinProposals = Spec.AllocatorModel == "builtin-proposals";
+    StringRef Triple = M.getTargetTriple().str();
     std::optional<Expected<AllocatorModel>> Model =
-        Spec.AllocatorModel == "builtin"
-            ? AllocatorModel::builtinFor(M.getTargetTriple().str())
-            : std::optional<Expected<AllocatorModel>>(AllocatorModel::load(Spec.AllocatorModel));
+        Builtin            ? AllocatorModel::builtinFor(Triple)
+        : BuiltinProposals ? AllocatorModel::builtinProposalFor(Triple)
+                           : std::optional<Expected<AllocatorModel>>(
+                                 AllocatorModel::load(Spec.AllocatorModel));
     if (!Model)
-      return Finish(Outcome::BadPipeline,
-                    "no allocator-choice model is built in for " + M.getTargetTriple().str());
+      return Finish(Outcome::BadPipeline, std::string("no allocator-") +
+                                              (BuiltinProposals ? "proposal" : "choice") +
+                                              " model is built in for " + Triple.str());
     if (!*Model)
       return Finish(Outcome::BadPipeline, toString(Model->takeError()));
-    ByBytes = AllocatorPlan::predicted(std::make_shared<const AllocatorModel>(std::move(**Model)));
+    auto Shared = std::make_shared<const AllocatorModel>(std::move(**Model));
+    if (Shared->isProposalModel())
+      Proposals = std::move(Shared);
+    else
+      ByBytes = AllocatorPlan::predicted(std::move(Shared));
   }
-  if (Spec.RegAlloc && (!Allocators.empty() || ByBytes.Model))
+  if (Spec.RegAlloc && (!Allocators.empty() || ByBytes.Model || Proposals))
     return Finish(Outcome::BadPipeline, "a register-allocation policy and allocators by bytes");
-  if (!Allocators.empty()) {
-    Expected<BytesAllocation> A =
-        allocateByBytes(M, Allocators, [&](Module &Mod, SmallVectorImpl<char> &Out) {
-          return Emit(Mod, Out, EmitKind::Object);
-        });
+  if (!Allocators.empty() || Proposals) {
+    auto EmitObject = [&](Module &Mod, SmallVectorImpl<char> &Out) {
+      return Emit(Mod, Out, EmitKind::Object);
+    };
+    Expected<BytesAllocation> A = Proposals ? allocateByProposals(M, *Proposals, EmitObject)
+                                            : allocateByBytes(M, Allocators, EmitObject);
     if (!A)
       return Finish(Outcome::CodegenFailed, toString(A.takeError()));
     Object = std::move(A->Object);

@@ -36,6 +36,38 @@ Expected<std::unique_ptr<Module>> copyOf(Module &M, StringRef Bitcode) {
   return parseBitcodeFile(MemoryBufferRef(Bitcode, M.getModuleIdentifier()), M.getContext());
 }
 
+// R.Object: Mix if smaller than First as a whole, else First with the plan cleared.
+Error keepMixIfSmaller(SmallString<0> Mix, SmallString<0> First, BytesAllocation &R) {
+  Expected<uint64_t> MixBytes = imageBytes(Mix);
+  if (!MixBytes)
+    return MixBytes.takeError();
+  if (*MixBytes >= R.FirstBytes) {
+    // Not smaller as a whole (the functions interact after all, through shared constants or
+    // outlined sequences): the reference allocation stays.
+    R.Plan.ByFunction.clear();
+    R.FunctionsMoved = 0;
+    R.Object = std::move(First);
+    return Error::success();
+  }
+  R.MixBytes = *MixBytes;
+  R.Object = std::move(Mix);
+  return Error::success();
+}
+
+// The mix of R.Plan (First: the reference object) as R.Object, unless nothing moved or the mix
+// is not smaller as a whole.
+Error finishMix(Module &M, EmitObjectWithFn Emit, SmallString<0> First, BytesAllocation &R) {
+  if (R.FunctionsMoved == 0) {
+    R.Object = std::move(First);
+    return Error::success();
+  }
+  SmallString<0> Mix;
+  ++R.Codegens;
+  if (Error E = emitWith(M, R.Plan, Emit, Mix))
+    return E;
+  return keepMixIfSmaller(std::move(Mix), std::move(First), R);
+}
+
 } // namespace
 
 Expected<BytesAllocation> allocateByBytes(Module &M, ArrayRef<AllocatorChoice> Allocators,
@@ -109,27 +141,84 @@ Expected<BytesAllocation> allocateByBytes(Module &M, ArrayRef<AllocatorChoice> A
   }
   if (PlanOnly)
     return R;
-  if (R.FunctionsMoved == 0) {
-    R.Object = std::move(First);
-    return R;
-  }
-  SmallString<0> Mix;
-  ++R.Codegens;
-  if (Error E = emitWith(M, R.Plan, Emit, Mix))
+  if (Error E = finishMix(M, Emit, std::move(First), R))
     return std::move(E);
-  Expected<uint64_t> MixBytes = imageBytes(Mix);
-  if (!MixBytes)
-    return MixBytes.takeError();
-  if (*MixBytes >= R.FirstBytes) {
-    // Not smaller as a whole (the functions interact after all, through shared constants or
-    // outlined sequences): the reference allocation stays.
-    R.Plan.ByFunction.clear();
-    R.FunctionsMoved = 0;
-    R.Object = std::move(First);
+  return R;
+}
+
+Expected<BytesAllocation> allocateByProposals(Module &M, const AllocatorModel &Model,
+                                              EmitObjectWithFn Emit, bool PlanOnly) {
+  BytesAllocation R;
+  R.Plan.Choices = Model.allocators();
+  R.Bytes.resize(2);
+  SmallString<0> Bitcode;
+  {
+    raw_svector_ostream OS(Bitcode);
+    WriteBitcodeToFile(M, OS, /*ShouldPreserveUseListOrder=*/true);
+  }
+  // The reference allocation, each function's features recorded as it is allocated.
+  SmallString<0> First;
+  {
+    Expected<std::unique_ptr<Module>> Copy = copyOf(M, Bitcode);
+    if (!Copy)
+      return Copy.takeError();
+    AllocatorPlan Whole = R.Plan;
+    Whole.Features = &R.Features;
+    ++R.Codegens;
+    if (Error E = emitWith(**Copy, Whole, Emit, First))
+      return std::move(E);
+    Expected<std::map<std::string, uint64_t>> Sizes = functionImageBytes(bufferOf(First));
+    if (!Sizes)
+      return Sizes.takeError();
+    R.Bytes[0] = std::move(*Sizes);
+  }
+  Expected<uint64_t> FirstBytes = imageBytes(First);
+  if (!FirstBytes)
+    return FirstBytes.takeError();
+  R.FirstBytes = R.MixBytes = *FirstBytes;
+  // Every function at its proposal.
+  AllocatorPlan Proposed = R.Plan;
+  for (const auto &[Name, Features] : R.Features)
+    Proposed.ByFunction[Name] = Model.propose(Features);
+  SmallString<0> Second;
+  {
+    Expected<std::unique_ptr<Module>> Copy = copyOf(M, Bitcode);
+    if (!Copy)
+      return Copy.takeError();
+    ++R.Codegens;
+    if (Error E = emitWith(**Copy, Proposed, Emit, Second)) {
+      // (PBQP cannot allocate some functions: then nothing moves.)
+      R.Failed.push_back("proposals: " + toString(std::move(E)));
+      R.Functions = R.Bytes[0]->size();
+      if (!PlanOnly)
+        R.Object = std::move(First);
+      return R;
+    }
+    Expected<std::map<std::string, uint64_t>> Sizes = functionImageBytes(bufferOf(Second));
+    if (!Sizes)
+      return Sizes.takeError();
+    R.Bytes[1] = std::move(*Sizes);
+  }
+  // Each function keeps its proposal where it was smaller.
+  for (const auto &[Name, Reference] : *R.Bytes[0]) {
+    ++R.Functions;
+    auto P = Proposed.ByFunction.find(Name);
+    auto It = R.Bytes[1]->find(Name);
+    if (P == Proposed.ByFunction.end() || It == R.Bytes[1]->end() || It->second >= Reference)
+      continue;
+    R.Plan.ByFunction[Name] = P->getValue();
+    ++R.FunctionsMoved;
+  }
+  if (PlanOnly)
+    return R;
+  // Every proposal kept: the second object is the mix already.
+  if (R.FunctionsMoved != 0 && R.Plan.ByFunction.size() == Proposed.ByFunction.size()) {
+    if (Error E = keepMixIfSmaller(std::move(Second), std::move(First), R))
+      return std::move(E);
     return R;
   }
-  R.MixBytes = *MixBytes;
-  R.Object = std::move(Mix);
+  if (Error E = finishMix(M, Emit, std::move(First), R))
+    return std::move(E);
   return R;
 }
 

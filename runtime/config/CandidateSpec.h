@@ -74,7 +74,8 @@ struct CandidateSpec {
   std::vector<std::string> Allocators;
   // An allocator-choice model (policies/regalloc/AllocatorModel.h): "builtin" (the one built
   // in for the target) or a path. One code generation, each function at the allocator the
-  // model predicts for it. Empty: none.
+  // model predicts for it. "builtin-proposals" or a path to a proposal model: checked
+  // proposals (runtime/compile/AllocatorsByBytes.h, allocateByProposals). Empty: none.
   std::string AllocatorModel;
   // Stands for clang's own output where that output cannot be measured in the needed unit
   // (-S, the IR metric, the register-allocation cost): it is the baseline, not a contender.

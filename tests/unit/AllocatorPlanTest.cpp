@@ -302,3 +302,98 @@ TEST(AllocatorModelFile, MismatchesAreRefusedWithThePath) {
   ASSERT_FALSE(bool(B));
   EXPECT_NE(toString(B.takeError()).find("unknown register allocator 'fast!'"), std::string::npos);
 }
+
+namespace {
+
+// A proposal model over greedy, basic and PBQP whose scores are the constants Scores (biases).
+std::string constantProposalModel(std::vector<float> Scores, StringRef Use = "proposal") {
+  const size_t F = allocatorFeatureNames().size();
+  json::Array Names;
+  for (size_t I = 0; I < F; ++I)
+    Names.push_back(allocatorFeatureNames()[I]);
+  json::Object Meta{{"kind", "allocator-choice"},
+                    {"use", Use},
+                    {"input_size", int64_t(F)},
+                    {"features", std::move(Names)},
+                    {"allocators", json::Array{"greedy", "basic", "pbqp"}},
+                    {"layers", json::Array{json::Object{{"kind", "linear"},
+                                                        {"in", int64_t(F)},
+                                                        {"out", 3},
+                                                        {"offset", 0}}}}};
+  std::vector<float> W(3 * F, 0.f);
+  W.insert(W.end(), Scores.begin(), Scores.end());
+  return ExportedModel::serialize(Meta, W);
+}
+
+} // namespace
+
+// Checked proposals: every function tries the proposed allocator (basic here), and keeps it
+// only where its bytes there were smaller than greedy's; the object is never larger than
+// clang's, and each moved function costs what it costs under basic alone.
+TEST_F(AllocatorPlanTest, CheckedProposalsKeepOnlySmallerFunctions) {
+  // Greedy's score is ignored: a proposal is never the reference.
+  std::shared_ptr<const AllocatorModel> Model = modelOf(constantProposalModel({9.f, 2.f, 1.f}));
+  ASSERT_TRUE(Model->isProposalModel());
+  EXPECT_EQ(Model->propose(std::vector<float>(allocatorFeatureNames().size(), 0.f)), 1u);
+  unsigned Moved = 0, Stayed = 0;
+  for (const Benchmark &B : Modules) {
+    std::string Clang = compile(B);
+    Expected<ObjectSize> ClangSize = measureObject(MemoryBufferRef(Clang, "clang"));
+    ASSERT_TRUE(bool(ClangSize));
+    std::map<std::string, uint64_t> Greedy = bytesOf(Clang);
+    AllocatorPlan Basic = wholeModule("basic");
+    std::map<std::string, uint64_t> ByBasic = bytesOf(compile(B, &Basic));
+    Optimized O = optimized(B);
+    Expected<BytesAllocation> R = allocateByProposals(
+        *O.M, *Model, [&](Module &M, SmallVectorImpl<char> &Obj) { return O.CG->emit(M, Obj); });
+    ASSERT_TRUE(bool(R)) << toString(R.takeError());
+    EXPECT_TRUE(R->Failed.empty());
+    EXPECT_EQ(R->FirstBytes, ClangSize->linkedImageBytes()) << B.Name;
+    EXPECT_LE(R->MixBytes, R->FirstBytes) << B.Name;
+    EXPECT_GE(R->Codegens, 2u);
+    EXPECT_LE(R->Codegens, 3u);
+    std::string Object(R->Object.begin(), R->Object.end());
+    if (R->FunctionsMoved == 0) {
+      EXPECT_TRUE(Object == Clang) << B.Name;
+      continue;
+    }
+    std::map<std::string, uint64_t> Mixed = bytesOf(Object);
+    for (const auto &[Name, Bytes] : Greedy) {
+      auto It = R->Plan.ByFunction.find(Name);
+      if (It != R->Plan.ByFunction.end()) {
+        ++Moved;
+        EXPECT_EQ(It->getValue(), 1u) << Name; // basic, as proposed
+        EXPECT_LT(Mixed[Name], Bytes) << B.Name << " " << Name;
+        EXPECT_EQ(Mixed[Name], ByBasic[Name]) << B.Name << " " << Name;
+      } else {
+        ++Stayed;
+        EXPECT_EQ(Mixed[Name], Bytes) << B.Name << " " << Name;
+      }
+    }
+  }
+  EXPECT_GT(Moved, 0u) << "no function moved: the test proves nothing";
+  EXPECT_GT(Stayed, 0u) << "every function moved: the check proves nothing";
+}
+
+TEST(AllocatorModelFile, BuiltinProposalModelsLoadAndProposeDeterministically) {
+  for (StringRef Triple : {"x86_64-pc-linux-gnu", "aarch64-unknown-linux-gnu"}) {
+    std::optional<Expected<AllocatorModel>> M = AllocatorModel::builtinProposalFor(Triple);
+    ASSERT_TRUE(M.has_value()) << Triple.str();
+    ASSERT_TRUE(bool(*M)) << toString(M->takeError());
+    EXPECT_TRUE((*M)->isProposalModel());
+    std::optional<Expected<AllocatorModel>> C = AllocatorModel::builtinFor(Triple);
+    ASSERT_TRUE(C.has_value() && bool(*C));
+    EXPECT_FALSE((*C)->isProposalModel());
+    std::vector<float> X(allocatorFeatureNames().size(), 0.5f);
+    unsigned P = (*M)->propose(X);
+    EXPECT_GE(P, 1u);
+    EXPECT_LT(P, (*M)->allocators().size());
+    EXPECT_EQ((*M)->propose(X), P);
+  }
+  EXPECT_FALSE(AllocatorModel::builtinProposalFor("riscv64-unknown-linux-gnu").has_value());
+  Expected<ExportedModel> Bad = ExportedModel::parse(constantProposalModel({0, 1, 2}, "guess"), "m");
+  ASSERT_TRUE(bool(Bad));
+  Expected<AllocatorModel> A = AllocatorModel::fromModel(std::move(*Bad), "dir/p.smm");
+  ASSERT_FALSE(bool(A));
+  EXPECT_NE(toString(A.takeError()).find("dir/p.smm: 'use' must be"), std::string::npos);
+}

@@ -667,7 +667,8 @@ int trainInliner(int Argc, const char **Argv) {
   });
 }
 
-// The allocator-choice model learns from each function's bytes under every allocator.
+// The allocator-choice and allocator-proposal models learn from each function's bytes under
+// every allocator.
 int trainAllocatorChoiceModel(int Argc, const char **Argv) {
   AllocatorChoiceOptions O;
   O.RunDir = RunDir;
@@ -680,6 +681,7 @@ int trainAllocatorChoiceModel(int Argc, const char **Argv) {
     O.Hidden = InlinerHidden;
   if (given(StepSize))
     O.LearningRate = StepSize;
+  O.Proposal = Trainer == "allocator-proposal";
   return trainOnSplits(Argc, Argv, [&](const Splits &S) {
     return trainAllocatorChoice(O, S.Train, S.Validation);
   });
@@ -767,7 +769,7 @@ int main(int Argc, const char **Argv) {
     return trainInliner(Argc, Argv);
   if (Trainer == "regalloc-es")
     return trainRegAlloc(Argc, Argv);
-  if (Trainer == "allocator-choice")
+  if (Trainer == "allocator-choice" || Trainer == "allocator-proposal")
     return trainAllocatorChoiceModel(Argc, Argv);
   if (RewardName != "ir" && RewardName != "bytes")
     return fail("--reward must be ir or bytes");
@@ -775,7 +777,7 @@ int main(int Argc, const char **Argv) {
     return fail("--corpus, --hashes and --run are required (see --help)");
   if (Trainer != "dqn" && Trainer != "ppo" && Trainer != "dreamer")
     return fail("unknown trainer '" + Trainer +
-                "' (available: dqn, ppo, dreamer, value, ir2vec-vocab, inliner-bc, inliner-es, inliner-flips, regalloc-es, allocator-choice)");
+                "' (available: dqn, ppo, dreamer, value, ir2vec-vocab, inliner-bc, inliner-es, inliner-flips, regalloc-es, allocator-choice, allocator-proposal)");
   Expected<Splits> S = readSplits();
   if (!S)
     return fail(toString(S.takeError()));

@@ -22,6 +22,7 @@
 //                                      (runtime/link/plugin/OptimizedModuleReplay.h)
 //   smartcc-allocators<A;B;...>        register allocators chosen per function by bytes
 //   smartcc-allocators<predicted>      ... or by the built-in allocator-choice model
+//   smartcc-allocators<proposed>       ... or the built-in proposals, checked by bytes
 //                                      (runtime/link/plugin/LinkAllocators.h)
 //   smartcc-shared-unwind              the frameless functions (decided on their machine code,
 //                                      the machine outliner's included) share one unwind entry

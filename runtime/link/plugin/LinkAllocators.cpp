@@ -39,9 +39,26 @@ Expected<std::unique_ptr<TargetMachine>> targetMachineFor(const Module &M) {
   return std::move(TM);
 }
 
+// The built-in model of Kind for M's target; a missing or bad one fails the link.
+AllocatorModel builtinModel(const Module &M, bool Proposals) {
+  StringRef Triple = M.getTargetTriple().str();
+  std::optional<Expected<AllocatorModel>> Model = Proposals
+                                                      ? AllocatorModel::builtinProposalFor(Triple)
+                                                      : AllocatorModel::builtinFor(Triple);
+  if (!Model)
+    report_fatal_error(Twine("smartcc-allocators: no allocator-") +
+                       (Proposals ? "proposal" : "choice") + " model is built in for " + Triple);
+  if (!*Model)
+    report_fatal_error(Twine("smartcc-allocators: ") + toString(Model->takeError()));
+  return std::move(**Model);
+}
+
+enum class PlanKind { Tried, Predicted, Proposed };
+
 struct PlanAllocators : PassInfoMixin<PlanAllocators> {
-  std::vector<AllocatorChoice> Allocators; // empty: predicted
-  explicit PlanAllocators(std::vector<AllocatorChoice> A) : Allocators(std::move(A)) {}
+  PlanKind Kind;
+  std::vector<AllocatorChoice> Allocators; // Tried: these
+  PlanAllocators(PlanKind K, std::vector<AllocatorChoice> A) : Kind(K), Allocators(std::move(A)) {}
 
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
     // The plan and its scope outlive the pass: lld's code generation comes after the
@@ -50,15 +67,9 @@ struct PlanAllocators : PassInfoMixin<PlanAllocators> {
     static thread_local std::unique_ptr<ScopedAllocatorPlan> Scope;
     Scope.reset();
     Plan = std::make_unique<AllocatorPlan>();
-    if (Allocators.empty()) {
-      std::optional<Expected<AllocatorModel>> Model =
-          AllocatorModel::builtinFor(M.getTargetTriple().str());
-      if (!Model)
-        report_fatal_error(Twine("smartcc-allocators: no allocator-choice model is built in "
-                                 "for ") + M.getTargetTriple().str());
-      if (!*Model)
-        report_fatal_error(Twine("smartcc-allocators: ") + toString(Model->takeError()));
-      *Plan = AllocatorPlan::predicted(std::make_shared<const AllocatorModel>(std::move(**Model)));
+    if (Kind == PlanKind::Predicted) {
+      *Plan = AllocatorPlan::predicted(
+          std::make_shared<const AllocatorModel>(builtinModel(M, /*Proposals=*/false)));
     } else {
       Expected<std::unique_ptr<TargetMachine>> TM = targetMachineFor(M);
       if (!TM)
@@ -66,18 +77,20 @@ struct PlanAllocators : PassInfoMixin<PlanAllocators> {
       // The planning code generations are not the link's: the unwind-aware constants they
       // add are not reported as the link's code (UnwindAwareConstants.h).
       ScopedUnwindTradeSilence Silence;
-      Expected<BytesAllocation> A = allocateByBytes(
-          M, Allocators,
-          [&](Module &Copy, SmallVectorImpl<char> &Object) -> Error {
-            raw_svector_ostream OS(Object);
-            legacy::PassManager PM;
-            if ((*TM)->addPassesToEmitFile(PM, OS, nullptr, CodeGenFileType::ObjectFile))
-              return createStringError(inconvertibleErrorCode(),
-                                       "the target cannot emit objects");
-            PM.run(Copy);
-            return Error::success();
-          },
-          /*RecordFeatures=*/false, /*PlanOnly=*/true);
+      auto Emit = [&](Module &Copy, SmallVectorImpl<char> &Object) -> Error {
+        raw_svector_ostream OS(Object);
+        legacy::PassManager PM;
+        if ((*TM)->addPassesToEmitFile(PM, OS, nullptr, CodeGenFileType::ObjectFile))
+          return createStringError(inconvertibleErrorCode(), "the target cannot emit objects");
+        PM.run(Copy);
+        return Error::success();
+      };
+      Expected<BytesAllocation> A =
+          Kind == PlanKind::Proposed
+              ? allocateByProposals(M, builtinModel(M, /*Proposals=*/true), Emit,
+                                    /*PlanOnly=*/true)
+              : allocateByBytes(M, Allocators, Emit, /*RecordFeatures=*/false,
+                                /*PlanOnly=*/true);
       if (!A)
         report_fatal_error(Twine("smartcc-allocators: ") + toString(A.takeError()));
       *Plan = std::move(A->Plan);
@@ -91,8 +104,8 @@ struct PlanAllocators : PassInfoMixin<PlanAllocators> {
 } // namespace
 
 bool addLinkAllocatorsPass(StringRef Params, ModulePassManager &MPM) {
-  if (Params == "predicted") {
-    MPM.addPass(PlanAllocators({}));
+  if (Params == "predicted" || Params == "proposed") {
+    MPM.addPass(PlanAllocators(Params == "predicted" ? PlanKind::Predicted : PlanKind::Proposed, {}));
     return true;
   }
   std::vector<AllocatorChoice> Allocators;
@@ -108,7 +121,7 @@ bool addLinkAllocatorsPass(StringRef Params, ModulePassManager &MPM) {
   }
   if (Allocators.empty())
     return false;
-  MPM.addPass(PlanAllocators(std::move(Allocators)));
+  MPM.addPass(PlanAllocators(PlanKind::Tried, std::move(Allocators)));
   return true;
 }
 

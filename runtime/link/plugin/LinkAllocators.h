@@ -10,6 +10,9 @@
 //       allocator under which its code and unwind entry were smallest
 //   smartcc-allocators<predicted>  the allocator-choice model built in for the module's target
 //       proposes each function's allocator as it is allocated: no extra code generation
+//   smartcc-allocators<proposed>   checked proposals: the allocator-proposal model built in for
+//       the target names one allocator to try per function, each keeps it where it measured
+//       smaller (allocateByProposals: two planning code generations)
 //
 // The pass plans; lld's own code generation, which follows on the same thread (full LTO, one
 // partition; a ThinLTO backend runs its pipeline and code generation on one thread too),
