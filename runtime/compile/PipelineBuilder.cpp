@@ -1,6 +1,5 @@
 #include "runtime/compile/PipelineBuilder.h"
 #include "runtime/compile/MacroPipelines.h"
-#include "runtime/compile/KeepOutOfLine.h"
 #include "runtime/compile/TestPasses.h"
 #include "policies/inliner/MLInlineAdvisor.h"
 #include "clang/Basic/CodeGenOptions.h"
@@ -174,10 +173,6 @@ Error PipelineRunner::run(Module &M, StringRef Stage) {
   }
   PassBuilder PB(P->TM.get(), PTO, std::nullopt, &PIC);
   registerTestPasses(PB);
-  PB.registerPipelineParsingCallback(
-      [](StringRef Name, ModulePassManager &MPM, ArrayRef<PassBuilder::PipelineElement>) {
-        return parseOutOfLinePass(Name, MPM);
-      });
   FAM.registerPass([&] { return TargetLibraryAnalysis(*P->TLII); });
   PB.registerModuleAnalyses(MAM);
   PB.registerCGSCCAnalyses(CGAM);

@@ -24,9 +24,6 @@
 //   smartcc-allocators<predicted>      ... or by the built-in allocator-choice model
 //   smartcc-allocators<proposed>       ... or the built-in proposals, checked by bytes
 //                                      (runtime/link/plugin/LinkAllocators.h)
-//   smartcc-keep-out-of-line<N>        large static functions called once stay out of line;
-//   smartcc-release-out-of-line        ... or the inliner decides those a compile kept
-//                                      (runtime/compile/KeepOutOfLine.h)
 //   smartcc-shared-unwind              the frameless functions (decided on their machine code,
 //                                      the machine outliner's included) share one unwind entry
 //                                      (runtime/link/plugin/SharedUnwind.h, SharedUnwindCodegen.h);
@@ -41,7 +38,6 @@
 // It links libLLVM (the same shared library lld uses) and the ML inliner's and the allocator
 // plan's sources, compiled into it (runtime/CMakeLists.txt), nothing else of smartcc.
 #include "policies/inliner/MLInlineAdvisor.h"
-#include "runtime/compile/KeepOutOfLine.h"
 #include "runtime/compile/MacroPipelines.h"
 #include "runtime/link/plugin/LinkAllocators.h"
 #include "runtime/link/plugin/OptimizedModuleReplay.h"
@@ -193,8 +189,7 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
                       ArrayRef<PassBuilder::PipelineElement>) {
                   return parseFunctionAttr(Name, MPM) || parseMacro(PB, Name, MPM) ||
                          parseMLInliner(Name, MPM) || parseReplay(Name, MPM) ||
-                         parseSharedUnwind(Name, MPM) || parseAllocators(Name, MPM) ||
-                         smartcc::parseOutOfLinePass(Name, MPM);
+                         parseSharedUnwind(Name, MPM) || parseAllocators(Name, MPM);
                 });
             if (const char *Save = std::getenv(smartcc::SaveOptimizedEnv); Save && *Save) {
               std::string Path = Save;
