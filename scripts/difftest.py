@@ -94,6 +94,25 @@ MODES = {
                                       "--load-pass-plugin={PLUGIN}", "-Xlinker",
                                       "--lto-newpm-passes=lto<O2>,smartcc-allocators<predicted>"],
                                      "aarch64"),
+    # Checked allocator proposals (runtime/compile/AllocatorsByBytes.h, allocateByProposals)
+    # forced in lld's code generation, and per TU as the only candidates, whole-program links off
+    # (they are not run for objects that carry bitcode for one; with
+    # --every-candidate each candidate's object runs, not only the shipped one).
+    "lto-allocators-proposed": (["-Oz", "-flto", "-fuse-ld=lld", "--smartcc-link-candidates=none",
+                                 "-Xlinker", "--load-pass-plugin={PLUGIN}", "-Xlinker",
+                                 "--lto-newpm-passes=lto<O2>,smartcc-allocators<proposed>"],
+                                "x86_64"),
+    "a64-lto-allocators-proposed": (["-Oz", "-flto", "-fuse-ld=lld",
+                                     "--smartcc-link-candidates=none", "-Xlinker",
+                                     "--load-pass-plugin={PLUGIN}", "-Xlinker",
+                                     "--lto-newpm-passes=lto<O2>,smartcc-allocators<proposed>"],
+                                    "aarch64"),
+    "allocators-proposed": (["-Oz", "--smartcc-agent=off", "--smartcc-whole-program=false",
+                             "--smartcc-candidates="
+                             "oz-late-allocators-proposed,"
+                             "oz-late-outliner-no-jump-tables-allocators-proposed"], "x86_64"),
+    "a64-allocators-proposed": (["-Oz", "--smartcc-agent=off", "--smartcc-whole-program=false",
+                                 "--smartcc-candidates=oz-late-allocators-proposed"], "aarch64"),
     # Whole-program links of plain builds (driver/WholeProgramLink.h): every source compiled by
     # a smartcc command of its own into an object carrying its bitcode, then linked by smartcc
     # with the default linker (GNU ld), as make builds a program; the whole-program link and
@@ -107,6 +126,7 @@ SEPARATE_MODES = {"whole-program", "a64-whole-program"}
 # even with --every-candidate (a candidate link's output is not saved).
 DIRECT_MODES = {"lto", "lto-iro", "lto-sink-iro", "a64-lto", "a64-lto-late-iro",
                 "lto-allocators", "a64-lto-allocators", "a64-lto-allocators-predicted",
+                "lto-allocators-proposed", "a64-lto-allocators-proposed",
                 "lto-shared-unwind", "a64-lto-shared-unwind"} | SEPARATE_MODES
 HIDDEN_MODES = {"broken": (["-Oz", "-include", "{OUT}/broken.h"], "x86_64")}
 SMOKE_MODES = ["default", "library", "os", "regalloc-o2", "inliner", "a64", "a64-os", "lto",

@@ -196,7 +196,11 @@ std::vector<CandidateSpec> TUOptimizer::sizeCandidates(Module &M, StringRef Trip
     std::vector<unsigned> LibraryCodegens;
     for (const CandidateSpec &S : Library) {
       LibraryLate.push_back(S.AfterClangPipeline);
-      LibraryCodegens.push_back(S.Allocators.empty() ? 1 : unsigned(S.Allocators.size() + 1));
+      // Tried allocators: one per allocator and the mix; checked proposals: the reference,
+      // the proposals and at most the mix (runtime/compile/AllocatorsByBytes.h).
+      LibraryCodegens.push_back(!S.Allocators.empty()                    ? unsigned(S.Allocators.size() + 1)
+                                : S.AllocatorModel == "builtin-proposals" ? 3u
+                                                                          : 1u);
     }
     // The agent's effort says how many candidates run at most; the library's candidates only
     // take the places of proposals that the budget does not afford.

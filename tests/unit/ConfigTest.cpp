@@ -85,7 +85,8 @@ protected:
 #define ASSERT_LOADED(C) ASSERT_TRUE(bool(C)) << llvm::toString(C.takeError())
 
 const std::vector<std::string> DefaultCandidates = {
-    "oz-late-outliner-no-jump-tables-allocators", "oz-late-allocators",
+    "oz-late-outliner-no-jump-tables-allocators",
+    "oz-late-outliner-no-jump-tables-allocators-proposed", "oz-late-allocators",
     "oz-late-outliner-no-jump-tables", "oz-late-allocators-predicted", "oz-late-ir-outliner", "oz-late-no-jump-tables",
     "oz-machine-outliner", "oz-no-jump-tables", "oz-merge-functions"};
 
@@ -861,7 +862,8 @@ TEST_F(ConfigTest, PrintConfig) {
   EXPECT_NE(Out.find("(default) max_growth = 8.0\n"), std::string::npos) << Out;
   EXPECT_NE(Out.find("(default) disable = false\n"), std::string::npos) << Out;
   EXPECT_NE(Out.find("(<builtin>/candidates.toml) candidates = [\"oz-late-outliner-no-jump-"
-                     "tables-allocators\", \"oz-late-allocators\", \"oz-late-outliner-no-jump-"
+                     "tables-allocators\", \"oz-late-outliner-no-jump-tables-allocators-proposed\", "
+                     "\"oz-late-allocators\", \"oz-late-outliner-no-jump-"
                      "tables\", \"oz-late-allocators-predicted\", \"oz-late-ir-outliner\", \"oz-late-no-jump-tables\", "
                      "\"oz-machine-outliner\", "
                      "\"oz-no-jump-tables\", \"oz-merge-functions\"]\n"),

@@ -5,6 +5,7 @@
 #include "ModulePool.h"
 #include "policies/SequenceAgent.h"
 #include "policies/inliner/InlinePolicy.h"
+#include "policies/regalloc/AllocatorModel.h"
 #include "policies/regalloc/RegAllocPolicy.h"
 #include "policies/env/Corpus.h"
 #include "policies/model/ExportedModel.h"
@@ -22,6 +23,7 @@
 #include "runtime/compile/OptionActions.h"
 #include "runtime/decide/PerFunctionChoice.h"
 #include "runtime/decide/FunctionMix.h"
+#include "runtime/compile/AllocatorsByBytes.h"
 #include "runtime/measure/FunctionSizes.h"
 #include "runtime/compile/ClangBackend.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -77,6 +79,55 @@ Expected<Loaded> load(const CorpusModule &C) {
 
 std::optional<ObjectSize> ClangObject;
 
+// The candidate's object as CandidateRunner makes it: registers allocated by its allocators
+// (tried, predicted or checked proposals, runtime/compile/AllocatorsByBytes.h), else as clang's.
+Expected<ObjectSize> emitAsCandidate(Loaded &L, const CandidateSpec &Spec,
+                                     SmallVectorImpl<char> &Obj, unsigned &Codegens) {
+  Codegens = 1;
+  auto Emit = [&](Module &M, SmallVectorImpl<char> &Out) { return L.CG->emit(M, Out); };
+  auto Measured = [&](const SmallString<0> &Bytes) -> Expected<ObjectSize> {
+    Obj.assign(Bytes.begin(), Bytes.end());
+    return measureObject(MemoryBufferRef(StringRef(Obj.data(), Obj.size()), "candidate"));
+  };
+  if (!Spec.Allocators.empty()) {
+    std::vector<AllocatorChoice> Choices;
+    for (const std::string &Name : Spec.Allocators) {
+      Expected<AllocatorChoice> C = parseAllocatorChoice(Name);
+      if (!C)
+        return C.takeError();
+      Choices.push_back(std::move(*C));
+    }
+    Expected<BytesAllocation> A = allocateByBytes(*L.M, Choices, Emit);
+    if (!A)
+      return A.takeError();
+    Codegens = A->Codegens;
+    return Measured(A->Object);
+  }
+  if (Spec.AllocatorModel.empty())
+    return L.CG->emitObject(*L.M, Obj);
+  StringRef Triple = L.M->getTargetTriple().str();
+  std::optional<Expected<AllocatorModel>> Model =
+      Spec.AllocatorModel == "builtin"             ? AllocatorModel::builtinFor(Triple)
+      : Spec.AllocatorModel == "builtin-proposals" ? AllocatorModel::builtinProposalFor(Triple)
+                                                   : std::optional<Expected<AllocatorModel>>(
+                                                         AllocatorModel::load(Spec.AllocatorModel));
+  if (!Model)
+    return createStringError(inconvertibleErrorCode(), "no built-in allocator model for " +
+                                                           Triple.str());
+  if (!*Model)
+    return Model->takeError();
+  if ((*Model)->isProposalModel()) {
+    Expected<BytesAllocation> A = allocateByProposals(*L.M, **Model, Emit);
+    if (!A)
+      return A.takeError();
+    Codegens = A->Codegens;
+    return Measured(A->Object);
+  }
+  AllocatorPlan Plan = AllocatorPlan::predicted(std::make_shared<const AllocatorModel>(std::move(**Model)));
+  ScopedAllocatorPlan Scope(Plan);
+  return L.CG->emitObject(*L.M, Obj);
+}
+
 // Runs Spec as the compiler's candidate process does (CandidateRunner): its pipeline (with
 // its inliner, whose decisions are counted in R), then its action sequence, then codegen; records
 // its IR and object bytes in R: under --objective shipped, for a smartcc candidate (Candidate),
@@ -92,7 +143,7 @@ Error optimizeAndMeasure(Loaded &L, const CandidateSpec &Spec, EvalRow &R,
       return E;
   R.IR = countIRInstructions(*L.M);
   SmallVector<char, 0> Obj;
-  Expected<ObjectSize> Size = L.CG->emitObject(*L.M, Obj);
+  Expected<ObjectSize> Size = emitAsCandidate(L, Spec, Obj, R.Codegens);
   if (!Size)
     return Size.takeError();
   if (Object)

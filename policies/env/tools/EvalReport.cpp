@@ -25,7 +25,8 @@ json::Value toJSON(const EvalRow &R) {
                       {"head_cost", R.HeadCost},    {"clang_cost", R.ClangCost},
                       {"rejected", int64_t(R.Rejected)}, {"rejection", R.Rejection},
                       {"inline_decisions", int64_t(R.InlineDecisions)},
-                      {"inline_changed", int64_t(R.InlineChanged)}};
+                      {"inline_changed", int64_t(R.InlineChanged)},
+                      {"codegens", int64_t(R.Codegens)}};
   if (!Proposals.empty())
     O["proposals"] = std::move(Proposals);
   if (R.Rounds) {
@@ -60,6 +61,7 @@ bool fromJSON(const json::Value &V, EvalRow &R) {
   R.Rejection = O->getString("rejection").value_or("").str();
   R.InlineDecisions = uint64_t(O->getInteger("inline_decisions").value_or(0));
   R.InlineChanged = uint64_t(O->getInteger("inline_changed").value_or(0));
+  R.Codegens = unsigned(O->getInteger("codegens").value_or(0));
   R.Rounds = unsigned(O->getInteger("rounds").value_or(0));
   R.Improvements = unsigned(O->getInteger("improvements").value_or(0));
   R.Composed = O->getBoolean("composed").value_or(false);

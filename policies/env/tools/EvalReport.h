@@ -28,6 +28,8 @@ struct EvalRow {
   // ML inliner (methods inliner, agent@E,inliner): the call sites its advisor was asked about
   // and how many of its answers differ from LLVM's heuristic, over the candidates compiled.
   uint64_t InlineDecisions = 0, InlineChanged = 0;
+  // Candidates with allocators chosen by bytes: the code generations the allocation ran.
+  unsigned Codegens = 0;
   // Agent methods: each proposal compiled, in the model's order: its predicted gain
   // (100*log(clang / proposal)) and measured bytes (0: it failed). At effort 2 that is the
   // whole core set, so the report can judge the model's calibration.
