@@ -41,6 +41,12 @@ Expected<LinkedSymbols> readLinkedSymbols(MemoryBufferRef Image) {
     // GNU ld names a versioned definition NAME@VERSION in .symtab, lld NAME: the name alone
     // (the versions are the loader view's, runtime/link/LoaderView.h).
     StringRef Plain = Name->split('@').first;
+    // A weak C++ definition (an inline function or a template instantiation a pipeline did not
+    // inline everywhere) is the same code wherever the ODR lets it be defined, and the
+    // program's own bitcode is where it came from: whole-program links of C++ programs define
+    // std::string's member templates that per-TU code inlined (jsoncpp).
+    if (Sym.getBinding() == ELF::STB_WEAK && Plain.starts_with("_Z"))
+      continue;
     if (!Plain.empty() && !Runtime.contains(Plain))
       S.Defined.insert(Plain.str());
   }

@@ -11,7 +11,11 @@
 // (Functions the candidates add themselves, the outliners', are local.)
 //
 // Runtime library calls (memcpy, __stack_chk_guard, ...) are left out: an LTO link fetches
-// the archive members defining them whether or not the program calls them.
+// the archive members defining them whether or not the program calls them. So are weak C++
+// definitions (inline functions, template instantiations): they come from the program's own
+// bitcode, where a pipeline that inlines less than the per-TU code did emits them, and the
+// ODR makes every definition the same. Without this the rule refused every whole-program link
+// of jsoncpp (std::string's _M_construct<char*>).
 //
 // An image without .symtab (linked with -s) shows nothing: the check cannot refuse on it.
 #pragma once
@@ -22,8 +26,8 @@
 
 namespace smartcc {
 
-// The names of the global and weak symbols Image defines in its .symtab (HasSymtab false when
-// it has none).
+// The names of the global and weak symbols Image defines in its .symtab, but the weak C++
+// ones (HasSymtab false when it has none).
 struct LinkedSymbols {
   bool HasSymtab = false;
   std::set<std::string> Defined;
