@@ -20,8 +20,8 @@ Summarize: turn the corpus index into <manifest-dir>/modules-<split>.jsonl (one 
 module, with its train/validation/excluded assignment) and <manifest-dir>/summary-<split>.json.
 
 Links (--lto): the same packages built at -Oz -flto and linked by lld, smartcc owning every
-LTO link with the link agent at effort 2 and no link_time limit, so every core-set sequence and
-every library link candidate is a real link of the whole program, measured; nothing is
+LTO link with the link agent at effort 2 and no link_time limit (--link-time), so every core-set
+sequence and every library link candidate is a real link of the whole program, measured; nothing is
 harvested per TU. Each link's decision line (with the agent's summed features of the program)
 goes to <root>/links-<split>/PACKAGE.jsonl, the manifest to packages-lto-<split>.jsonl:
 scripts/link-tables.py turns them into the link agent's value tables.
@@ -709,7 +709,7 @@ class Harvester:
                        SMARTCC_LINK_AGENT=os.path.join(REPO, "policies", "models",
                                                        "x86_64.smm"),
                        SMARTCC_EFFORT="2",
-                       SMARTCC_LINK_TIME="0", SMARTCC_LOG=links_log)
+                       SMARTCC_LINK_TIME=str(self.args.link_time), SMARTCC_LOG=links_log)
             if self.args.link_candidates:  # a knob study: these candidates, no agent
                 env.update(SMARTCC_LINK_AGENT="off",
                            SMARTCC_LINK_CANDIDATES=self.args.link_candidates)
@@ -1132,6 +1132,10 @@ def main(argv):
                     help="with --lto: measure these link candidates (comma-separated; ALL: the "
                          "library's defaults and every one --link-config defines) at every "
                          "owned link instead of the agent's core set and the library")
+    ap.add_argument("--link-time", type=int, default=0, metavar="PERCENT",
+                    help="with --lto: the links' link_time (default 0, no limit: every "
+                         "candidate measured; 200, the default, to see what a list ships "
+                         "within the budget)")
     ap.add_argument("--link-config", default="", metavar="FILE",
                     help="with --link-candidates: a smartcc configuration file defining them "
                          "(e.g. policies/studies/link-knobs.toml)")
