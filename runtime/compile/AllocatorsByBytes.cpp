@@ -36,6 +36,40 @@ Expected<std::unique_ptr<Module>> copyOf(Module &M, StringRef Bitcode) {
   return parseBitcodeFile(MemoryBufferRef(Bitcode, M.getModuleIdentifier()), M.getContext());
 }
 
+// M's bitcode, use-list orders included: what copyOf reads.
+SmallString<0> bitcodeOf(const Module &M) {
+  SmallString<0> Bitcode;
+  raw_svector_ostream OS(Bitcode);
+  WriteBitcodeToFile(M, OS, /*ShouldPreserveUseListOrder=*/true);
+  return Bitcode;
+}
+
+// The reference allocation (R.Plan with its Default) of a copy of M: its object, each
+// function's bytes in R.Bytes[0], its image bytes in R.FirstBytes and R.MixBytes, and with
+// RecordFeatures each function's features in R.Features. Its failure is the whole choice's.
+Expected<SmallString<0>> referenceObject(Module &M, StringRef Bitcode, EmitObjectWithFn Emit,
+                                         bool RecordFeatures, BytesAllocation &R) {
+  Expected<std::unique_ptr<Module>> Copy = copyOf(M, Bitcode);
+  if (!Copy)
+    return Copy.takeError();
+  AllocatorPlan Whole = R.Plan;
+  if (RecordFeatures)
+    Whole.Features = &R.Features;
+  SmallString<0> First;
+  ++R.Codegens;
+  if (Error E = emitWith(**Copy, Whole, Emit, First))
+    return std::move(E);
+  Expected<std::map<std::string, uint64_t>> Sizes = functionImageBytes(bufferOf(First));
+  if (!Sizes)
+    return Sizes.takeError();
+  R.Bytes[0] = std::move(*Sizes);
+  Expected<uint64_t> FirstBytes = imageBytes(First);
+  if (!FirstBytes)
+    return FirstBytes.takeError();
+  R.FirstBytes = R.MixBytes = *FirstBytes;
+  return std::move(First);
+}
+
 // R.Object: Mix if smaller than First as a whole, else First with the plan cleared.
 Error keepMixIfSmaller(SmallString<0> Mix, SmallString<0> First, BytesAllocation &R) {
   Expected<uint64_t> MixBytes = imageBytes(Mix);
@@ -81,43 +115,29 @@ Expected<BytesAllocation> allocateByBytes(Module &M, ArrayRef<AllocatorChoice> A
   // function's bytes in it.
   std::vector<std::optional<std::map<std::string, uint64_t>>> &Bytes = R.Bytes;
   Bytes.resize(Allocators.size());
-  SmallString<0> Bitcode;
-  {
-    raw_svector_ostream OS(Bitcode);
-    WriteBitcodeToFile(M, OS, /*ShouldPreserveUseListOrder=*/true);
-  }
-  SmallString<0> First;
-  for (unsigned I = 0; I != Allocators.size(); ++I) {
+  SmallString<0> Bitcode = bitcodeOf(M);
+  Expected<SmallString<0>> First = referenceObject(M, Bitcode, Emit, RecordFeatures, R);
+  if (!First)
+    return First.takeError();
+  for (unsigned I = 1; I != Allocators.size(); ++I) {
     Expected<std::unique_ptr<Module>> Copy = copyOf(M, Bitcode);
     if (!Copy)
       return Copy.takeError();
     AllocatorPlan Whole = R.Plan;
     Whole.Default = I;
-    if (RecordFeatures && I == 0)
-      Whole.Features = &R.Features;
     SmallString<0> Object;
     ++R.Codegens;
     if (Error E = emitWith(**Copy, Whole, Emit, Object)) {
-      if (I == 0)
-        return std::move(E);
       R.Failed.push_back(Allocators[I].name() + ": " + toString(std::move(E)));
       continue;
     }
     Expected<std::map<std::string, uint64_t>> Sizes = functionImageBytes(bufferOf(Object));
     if (!Sizes) {
-      if (I == 0)
-        return Sizes.takeError();
       R.Failed.push_back(Allocators[I].name() + ": " + toString(Sizes.takeError()));
       continue;
     }
     Bytes[I] = std::move(*Sizes);
-    if (I == 0)
-      First = std::move(Object);
   }
-  Expected<uint64_t> FirstBytes = imageBytes(First);
-  if (!FirstBytes)
-    return FirstBytes.takeError();
-  R.FirstBytes = R.MixBytes = *FirstBytes;
   // Each function of the first object at its smallest allocation; the first wins ties, and an
   // allocator that did not define the function (it cannot happen, unless its object failed to
   // read) does not get it.
@@ -141,7 +161,7 @@ Expected<BytesAllocation> allocateByBytes(Module &M, ArrayRef<AllocatorChoice> A
   }
   if (PlanOnly)
     return R;
-  if (Error E = finishMix(M, Emit, std::move(First), R))
+  if (Error E = finishMix(M, Emit, std::move(*First), R))
     return std::move(E);
   return R;
 }
@@ -151,31 +171,13 @@ Expected<BytesAllocation> allocateByProposals(Module &M, const AllocatorModel &M
   BytesAllocation R;
   R.Plan.Choices = Model.allocators();
   R.Bytes.resize(2);
-  SmallString<0> Bitcode;
-  {
-    raw_svector_ostream OS(Bitcode);
-    WriteBitcodeToFile(M, OS, /*ShouldPreserveUseListOrder=*/true);
-  }
+  SmallString<0> Bitcode = bitcodeOf(M);
   // The reference allocation, each function's features recorded as it is allocated.
-  SmallString<0> First;
-  {
-    Expected<std::unique_ptr<Module>> Copy = copyOf(M, Bitcode);
-    if (!Copy)
-      return Copy.takeError();
-    AllocatorPlan Whole = R.Plan;
-    Whole.Features = &R.Features;
-    ++R.Codegens;
-    if (Error E = emitWith(**Copy, Whole, Emit, First))
-      return std::move(E);
-    Expected<std::map<std::string, uint64_t>> Sizes = functionImageBytes(bufferOf(First));
-    if (!Sizes)
-      return Sizes.takeError();
-    R.Bytes[0] = std::move(*Sizes);
-  }
-  Expected<uint64_t> FirstBytes = imageBytes(First);
-  if (!FirstBytes)
-    return FirstBytes.takeError();
-  R.FirstBytes = R.MixBytes = *FirstBytes;
+  Expected<SmallString<0>> Reference =
+      referenceObject(M, Bitcode, Emit, /*RecordFeatures=*/true, R);
+  if (!Reference)
+    return Reference.takeError();
+  SmallString<0> First = std::move(*Reference);
   // Every function at its proposal.
   AllocatorPlan Proposed = R.Plan;
   for (const auto &[Name, Features] : R.Features)
