@@ -89,22 +89,38 @@ std::optional<Expected<AllocatorModel>> AllocatorModel::builtinProposalFor(Strin
   return builtinFrom(proposals::BuiltinModels, Triple, "allocator-proposal model");
 }
 
-unsigned AllocatorModel::choose(ArrayRef<float> Features) const {
-  std::vector<float> Scores = Model.forward(Features);
-  unsigned Best = 0;
-  for (unsigned I = 1; I < Scores.size(); ++I)
+Expected<AllocatorModel> AllocatorModel::forSpec(StringRef Spec, StringRef Triple) {
+  const bool Proposals = Spec == BuiltinProposalModel;
+  if (Spec != BuiltinChoiceModel && !Proposals)
+    return load(Spec.str());
+  std::optional<Expected<AllocatorModel>> B =
+      Proposals ? builtinProposalFor(Triple) : builtinFor(Triple);
+  if (!B)
+    return createStringError(inconvertibleErrorCode(), Twine("no allocator-") +
+                                                           (Proposals ? "proposal" : "choice") +
+                                                           " model is built in for " + Triple);
+  return std::move(*B);
+}
+
+namespace {
+// The index of the highest of Scores from From on (the first on ties).
+unsigned bestFrom(const std::vector<float> &Scores, unsigned From) {
+  unsigned Best = From;
+  for (unsigned I = From + 1; I < Scores.size(); ++I)
     if (Scores[I] > Scores[Best])
       Best = I;
+  return Best;
+}
+} // namespace
+
+unsigned AllocatorModel::choose(ArrayRef<float> Features) const {
+  std::vector<float> Scores = Model.forward(Features);
+  unsigned Best = bestFrom(Scores, 0);
   return Best != 0 && Scores[Best] - Scores[0] > Margin ? Best : 0;
 }
 
 unsigned AllocatorModel::propose(ArrayRef<float> Features) const {
-  std::vector<float> Scores = Model.forward(Features);
-  unsigned Best = 1;
-  for (unsigned I = 2; I < Scores.size(); ++I)
-    if (Scores[I] > Scores[Best])
-      Best = I;
-  return Best;
+  return bestFrom(Model.forward(Features), 1);
 }
 
 } // namespace smartcc

@@ -25,6 +25,10 @@
 
 namespace smartcc {
 
+// The names of the built-in models in a candidate's `allocator_model` (else a path).
+inline constexpr const char *BuiltinChoiceModel = "builtin";
+inline constexpr const char *BuiltinProposalModel = "builtin-proposals";
+
 class AllocatorModel {
 public:
   // Errors name Source (the model's path) and what does not match.
@@ -34,6 +38,9 @@ public:
   // (policies/models/allocators/) or the proposal model (policies/models/allocator-proposals/).
   static std::optional<llvm::Expected<AllocatorModel>> builtinFor(llvm::StringRef Triple);
   static std::optional<llvm::Expected<AllocatorModel>> builtinProposalFor(llvm::StringRef Triple);
+  // The model a candidate's `allocator_model` names for Triple: BuiltinChoiceModel,
+  // BuiltinProposalModel or a path. An error if it is not built in for Triple's architecture.
+  static llvm::Expected<AllocatorModel> forSpec(llvm::StringRef Spec, llvm::StringRef Triple);
 
   const std::vector<AllocatorChoice> &allocators() const { return Allocators; }
   // The index into allocators() of Features' predicted allocator.

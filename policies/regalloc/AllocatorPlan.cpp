@@ -60,6 +60,17 @@ Expected<AllocatorChoice> parseAllocatorChoice(StringRef Spec) {
   return C;
 }
 
+Expected<std::vector<AllocatorChoice>> parseAllocatorChoices(ArrayRef<std::string> Specs) {
+  std::vector<AllocatorChoice> Choices;
+  for (const std::string &Spec : Specs) {
+    Expected<AllocatorChoice> C = parseAllocatorChoice(Spec);
+    if (!C)
+      return C.takeError();
+    Choices.push_back(std::move(*C));
+  }
+  return Choices;
+}
+
 namespace {
 
 thread_local const AllocatorPlan *ThreadPlan = nullptr;

@@ -20,6 +20,7 @@
 // The plan is the thread's: other threads building code generations while a scope is open get
 // the allocator they would have had (the previous default, else greedy).
 #pragma once
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -48,6 +49,9 @@ struct AllocatorChoice {
 
 // Parses AllocatorChoice::name()'s syntax; an error says what is wrong with Spec.
 llvm::Expected<AllocatorChoice> parseAllocatorChoice(llvm::StringRef Spec);
+// Each of Specs parsed, in order; the first error if one is not an allocator.
+llvm::Expected<std::vector<AllocatorChoice>>
+parseAllocatorChoices(llvm::ArrayRef<std::string> Specs);
 
 // Which allocator each function takes: Choices[ByFunction[name]], else the one Model predicts
 // from the function's features, else Choices[Default].

@@ -270,13 +270,10 @@ torch::Tensor expectedProposalBytes(const torch::Tensor &Scores, const torch::Te
 
 Error trainAllocatorChoice(const AllocatorChoiceOptions &O, const std::vector<CorpusModule> &Train,
                            const std::vector<CorpusModule> &Validation) {
-  std::vector<AllocatorChoice> Allocators;
-  for (const std::string &Name : O.Allocators) {
-    Expected<AllocatorChoice> C = parseAllocatorChoice(Name);
-    if (!C)
-      return C.takeError();
-    Allocators.push_back(std::move(*C));
-  }
+  Expected<std::vector<AllocatorChoice>> Parsed = parseAllocatorChoices(O.Allocators);
+  if (!Parsed)
+    return Parsed.takeError();
+  const std::vector<AllocatorChoice> Allocators = std::move(*Parsed);
   auto OfTarget = [&](const std::vector<CorpusModule> &Ms) {
     std::vector<const CorpusModule *> Out;
     for (const CorpusModule &M : Ms)

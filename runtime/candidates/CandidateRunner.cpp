@@ -163,31 +163,19 @@ void runCandidate(Module &Frontend, const CandidateSpec &Spec, const CandidateCo
   // set of stack-usage lines describes it.)
   if (WantsStackUsage && (Spec.RegAlloc || !Spec.Allocators.empty() || !Spec.AllocatorModel.empty()))
     return Finish(Outcome::CodegenFailed, "-fstack-usage with per-function register allocation");
-  std::vector<AllocatorChoice> Allocators;
-  for (const std::string &Name : Spec.Allocators) {
-    Expected<AllocatorChoice> C = parseAllocatorChoice(Name); // checked with the configuration
-    if (!C)
-      return Finish(Outcome::BadPipeline, toString(C.takeError()));
-    Allocators.push_back(std::move(*C));
-  }
+  // (Checked with the configuration.)
+  Expected<std::vector<AllocatorChoice>> Parsed = parseAllocatorChoices(Spec.Allocators);
+  if (!Parsed)
+    return Finish(Outcome::BadPipeline, toString(Parsed.takeError()));
+  std::vector<AllocatorChoice> Allocators = std::move(*Parsed);
   AllocatorPlan ByBytes;
   std::shared_ptr<const AllocatorModel> Proposals; // checked proposals
   if (!Spec.AllocatorModel.empty()) {
-    const bool Builtin = Spec.AllocatorModel == "builtin",
-               BuiltinProposals = Spec.AllocatorModel == "builtin-proposals";
-    StringRef Triple = M.getTargetTriple().str();
-    std::optional<Expected<AllocatorModel>> Model =
-        Builtin            ? AllocatorModel::builtinFor(Triple)
-        : BuiltinProposals ? AllocatorModel::builtinProposalFor(Triple)
-                           : std::optional<Expected<AllocatorModel>>(
-                                 AllocatorModel::load(Spec.AllocatorModel));
+    Expected<AllocatorModel> Model =
+        AllocatorModel::forSpec(Spec.AllocatorModel, M.getTargetTriple().str());
     if (!Model)
-      return Finish(Outcome::BadPipeline, std::string("no allocator-") +
-                                              (BuiltinProposals ? "proposal" : "choice") +
-                                              " model is built in for " + Triple.str());
-    if (!*Model)
-      return Finish(Outcome::BadPipeline, toString(Model->takeError()));
-    auto Shared = std::make_shared<const AllocatorModel>(std::move(**Model));
+      return Finish(Outcome::BadPipeline, toString(Model.takeError()));
+    auto Shared = std::make_shared<const AllocatorModel>(std::move(*Model));
     if (Shared->isProposalModel())
       Proposals = std::move(Shared);
     else

@@ -368,7 +368,8 @@ Error parseCandidate(StringRef Source, const std::string &Path, const toml::tabl
     } else if (Key == "allocator_model") {
       E = readString(Source, *V, KeyPath, Spec.AllocatorModel,
                      "\"builtin\", \"builtin-proposals\" or a path to an allocator-choice model");
-      if (!E && Spec.AllocatorModel != "builtin" && Spec.AllocatorModel != "builtin-proposals")
+      if (!E && Spec.AllocatorModel != BuiltinChoiceModel &&
+          Spec.AllocatorModel != BuiltinProposalModel)
         if (llvm::Expected<AllocatorModel> M = AllocatorModel::load(Spec.AllocatorModel); !M)
           E = nodeError(Source, *V, "'" + KeyPath + "': " + llvm::toString(M.takeError()));
     } else if (Key == "policy") {

@@ -8,6 +8,7 @@
 #include "runtime/decide/FunctionMixCandidate.h"
 #include "runtime/candidates/InlinerCandidates.h"
 #include "policies/inliner/InlinePolicy.h"
+#include "policies/regalloc/AllocatorModel.h"
 #include "policies/regalloc/RegAllocPolicy.h"
 #include "runtime/decide/Decision.h"
 #include "runtime/observe/Harvester.h"
@@ -198,9 +199,9 @@ std::vector<CandidateSpec> TUOptimizer::sizeCandidates(Module &M, StringRef Trip
       LibraryLate.push_back(S.AfterClangPipeline);
       // Tried allocators: one per allocator and the mix; checked proposals: the reference,
       // the proposals and at most the mix (runtime/compile/AllocatorsByBytes.h).
-      LibraryCodegens.push_back(!S.Allocators.empty()                    ? unsigned(S.Allocators.size() + 1)
-                                : S.AllocatorModel == "builtin-proposals" ? 3u
-                                                                          : 1u);
+      LibraryCodegens.push_back(!S.Allocators.empty() ? unsigned(S.Allocators.size() + 1)
+                                : S.AllocatorModel == BuiltinProposalModel ? 3u
+                                                                           : 1u);
     }
     // The agent's effort says how many candidates run at most; the library's candidates only
     // take the places of proposals that the budget does not afford.

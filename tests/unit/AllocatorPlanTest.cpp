@@ -391,6 +391,14 @@ TEST(AllocatorModelFile, BuiltinProposalModelsLoadAndProposeDeterministically) {
     EXPECT_EQ((*M)->propose(X), P);
   }
   EXPECT_FALSE(AllocatorModel::builtinProposalFor("riscv64-unknown-linux-gnu").has_value());
+  // A candidate's `allocator_model` names them the same way.
+  Expected<AllocatorModel> Named = AllocatorModel::forSpec(BuiltinProposalModel, "x86_64-pc-linux-gnu");
+  ASSERT_TRUE(bool(Named)) << toString(Named.takeError());
+  EXPECT_TRUE(Named->isProposalModel());
+  Expected<AllocatorModel> Missing = AllocatorModel::forSpec(BuiltinProposalModel, "riscv64-unknown-linux-gnu");
+  ASSERT_FALSE(bool(Missing));
+  EXPECT_EQ(toString(Missing.takeError()),
+            "no allocator-proposal model is built in for riscv64-unknown-linux-gnu");
   Expected<ExportedModel> Bad = ExportedModel::parse(constantProposalModel({0, 1, 2}, "guess"), "m");
   ASSERT_TRUE(bool(Bad));
   Expected<AllocatorModel> A = AllocatorModel::fromModel(std::move(*Bad), "dir/p.smm");

@@ -90,14 +90,10 @@ Expected<ObjectSize> emitAsCandidate(Loaded &L, const CandidateSpec &Spec,
     return measureObject(MemoryBufferRef(StringRef(Obj.data(), Obj.size()), "candidate"));
   };
   if (!Spec.Allocators.empty()) {
-    std::vector<AllocatorChoice> Choices;
-    for (const std::string &Name : Spec.Allocators) {
-      Expected<AllocatorChoice> C = parseAllocatorChoice(Name);
-      if (!C)
-        return C.takeError();
-      Choices.push_back(std::move(*C));
-    }
-    Expected<BytesAllocation> A = allocateByBytes(*L.M, Choices, Emit);
+    Expected<std::vector<AllocatorChoice>> Choices = parseAllocatorChoices(Spec.Allocators);
+    if (!Choices)
+      return Choices.takeError();
+    Expected<BytesAllocation> A = allocateByBytes(*L.M, *Choices, Emit);
     if (!A)
       return A.takeError();
     Codegens = A->Codegens;
@@ -105,25 +101,19 @@ Expected<ObjectSize> emitAsCandidate(Loaded &L, const CandidateSpec &Spec,
   }
   if (Spec.AllocatorModel.empty())
     return L.CG->emitObject(*L.M, Obj);
-  StringRef Triple = L.M->getTargetTriple().str();
-  std::optional<Expected<AllocatorModel>> Model =
-      Spec.AllocatorModel == "builtin"             ? AllocatorModel::builtinFor(Triple)
-      : Spec.AllocatorModel == "builtin-proposals" ? AllocatorModel::builtinProposalFor(Triple)
-                                                   : std::optional<Expected<AllocatorModel>>(
-                                                         AllocatorModel::load(Spec.AllocatorModel));
+  Expected<AllocatorModel> Model =
+      AllocatorModel::forSpec(Spec.AllocatorModel, L.M->getTargetTriple().str());
   if (!Model)
-    return createStringError(inconvertibleErrorCode(), "no built-in allocator model for " +
-                                                           Triple.str());
-  if (!*Model)
-    return Model->takeError();
-  if ((*Model)->isProposalModel()) {
-    Expected<BytesAllocation> A = allocateByProposals(*L.M, **Model, Emit);
+    return Model.takeError();
+  if (Model->isProposalModel()) {
+    Expected<BytesAllocation> A = allocateByProposals(*L.M, *Model, Emit);
     if (!A)
       return A.takeError();
     Codegens = A->Codegens;
     return Measured(A->Object);
   }
-  AllocatorPlan Plan = AllocatorPlan::predicted(std::make_shared<const AllocatorModel>(std::move(**Model)));
+  AllocatorPlan Plan =
+      AllocatorPlan::predicted(std::make_shared<const AllocatorModel>(std::move(*Model)));
   ScopedAllocatorPlan Scope(Plan);
   return L.CG->emitObject(*L.M, Obj);
 }

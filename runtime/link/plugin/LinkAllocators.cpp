@@ -39,18 +39,13 @@ Expected<std::unique_ptr<TargetMachine>> targetMachineFor(const Module &M) {
   return std::move(TM);
 }
 
-// The built-in model of Kind for M's target; a missing or bad one fails the link.
+// The built-in model (choice or proposals) for M's target; a missing or bad one fails the link.
 AllocatorModel builtinModel(const Module &M, bool Proposals) {
-  StringRef Triple = M.getTargetTriple().str();
-  std::optional<Expected<AllocatorModel>> Model = Proposals
-                                                      ? AllocatorModel::builtinProposalFor(Triple)
-                                                      : AllocatorModel::builtinFor(Triple);
+  Expected<AllocatorModel> Model = AllocatorModel::forSpec(
+      Proposals ? BuiltinProposalModel : BuiltinChoiceModel, M.getTargetTriple().str());
   if (!Model)
-    report_fatal_error(Twine("smartcc-allocators: no allocator-") +
-                       (Proposals ? "proposal" : "choice") + " model is built in for " + Triple);
-  if (!*Model)
-    report_fatal_error(Twine("smartcc-allocators: ") + toString(Model->takeError()));
-  return std::move(**Model);
+    report_fatal_error(Twine("smartcc-allocators: ") + toString(Model.takeError()));
+  return std::move(*Model);
 }
 
 enum class PlanKind { Tried, Predicted, Proposed };
