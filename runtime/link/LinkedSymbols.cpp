@@ -1,4 +1,5 @@
 #include "runtime/link/LinkedSymbols.h"
+#include "runtime/link/GlobalSymbols.h"
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/LTO/LTO.h"
@@ -27,29 +28,25 @@ Expected<LinkedSymbols> readLinkedSymbols(MemoryBufferRef Image) {
   StringSet<> Runtime;
   for (const char *Name : lto::LTO::getRuntimeLibcallSymbols(ELF->makeTriple()))
     Runtime.insert(Name);
-  for (const object::ELFSymbolRef &Sym : ELF->symbols()) {
-    if (Sym.getBinding() == ELF::STB_LOCAL)
-      continue;
-    Expected<uint32_t> Flags = Sym.getFlags();
-    if (!Flags)
-      return Flags.takeError();
-    if (*Flags & object::SymbolRef::SF_Undefined)
-      continue;
-    Expected<StringRef> Name = Sym.getName();
-    if (!Name)
-      return Name.takeError();
+  Error E = forEachGlobalSymbol(*ELF, [&](const object::ELFSymbolRef &Sym, StringRef Name,
+                                           bool Defined) -> Error {
+    if (!Defined)
+      return Error::success();
     // GNU ld names a versioned definition NAME@VERSION in .symtab, lld NAME: the name alone
     // (the versions are the loader view's, runtime/link/LoaderView.h).
-    StringRef Plain = Name->split('@').first;
+    StringRef Plain = Name.split('@').first;
     // A weak C++ definition (an inline function or a template instantiation a pipeline did not
     // inline everywhere) is the same code wherever the ODR lets it be defined, and the
     // program's own bitcode is where it came from: whole-program links of C++ programs define
     // std::string's member templates that per-TU code inlined (jsoncpp).
     if (Sym.getBinding() == ELF::STB_WEAK && Plain.starts_with("_Z"))
-      continue;
+      return Error::success();
     if (!Plain.empty() && !Runtime.contains(Plain))
       S.Defined.insert(Plain.str());
-  }
+    return Error::success();
+  });
+  if (E)
+    return std::move(E);
   return S;
 }
 

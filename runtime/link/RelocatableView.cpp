@@ -1,4 +1,5 @@
 #include "runtime/link/RelocatableView.h"
+#include "runtime/link/GlobalSymbols.h"
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/Object/ELFObjectFile.h"
 
@@ -15,27 +16,21 @@ Expected<RelocatableView> readRelocatableView(MemoryBufferRef Object) {
     return createStringError("%s is not an ELF relocatable object",
                              Object.getBufferIdentifier().str().c_str());
   RelocatableView View;
-  for (const object::ELFSymbolRef &Sym : ELF->symbols()) {
-    uint8_t Binding = Sym.getBinding();
-    if (Binding == ELF::STB_LOCAL)
-      continue;
-    Expected<StringRef> Name = Sym.getName();
-    if (!Name)
-      return Name.takeError();
-    if (Name->empty())
-      continue;
+  Error E = forEachGlobalSymbol(*ELF, [&](const object::ELFSymbolRef &Sym, StringRef Name,
+                                           bool Defined) -> Error {
+    // (A symbol whose section index does not read makes the object unreadable.)
     Expected<object::section_iterator> Section = Sym.getSection();
     if (!Section)
       return Section.takeError();
-    Expected<uint32_t> Flags = Sym.getFlags();
-    if (!Flags)
-      return Flags.takeError();
-    if (*Flags & object::SymbolRef::SF_Undefined)
-      View.Undefined.insert(Name->str());
+    if (Defined)
+      View.Defined[Name.str()] = std::to_string(Sym.getBinding()) + "/" +
+                                 std::to_string(unsigned(Sym.getELFType()));
     else
-      View.Defined[Name->str()] =
-          std::to_string(Binding) + "/" + std::to_string(unsigned(Sym.getELFType()));
-  }
+      View.Undefined.insert(Name.str());
+    return Error::success();
+  });
+  if (E)
+    return std::move(E);
   return View;
 }
 
