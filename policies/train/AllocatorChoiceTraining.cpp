@@ -321,17 +321,22 @@ Error trainAllocatorChoice(const AllocatorChoiceOptions &O, const std::vector<Co
   }
   torch::optim::Adam Opt(Net->parameters(), torch::optim::AdamOptions(O.LearningRate));
   const std::string Metrics = O.RunDir + "/metrics.jsonl";
+  // The loss: the expected bytes relative to the reference under the scores' softmax (a
+  // proposal's: only its savings).
+  auto ExpectedBytes = [&](const torch::Tensor &X, const torch::Tensor &D) {
+    torch::Tensor Scores = Net->forward(X);
+    return O.Proposal ? expectedProposalBytes(Scores, D)
+                      : (torch::softmax(Scores, 1) * D).sum(1).mean();
+  };
   for (unsigned Epoch = 1; Epoch <= O.Epochs; ++Epoch) {
     Opt.zero_grad();
-    torch::Tensor Expected = O.Proposal ? expectedProposalBytes(Net->forward(Xs), T.D)
-                                        : (torch::softmax(Net->forward(Xs), 1) * T.D).sum(1).mean();
+    torch::Tensor Expected = ExpectedBytes(Xs, T.D);
     torch::Tensor Loss = Expected + O.L2 * Last->weight.pow(2).sum();
     Loss.backward();
     Opt.step();
     if (Epoch % 250 == 0 || Epoch == O.Epochs) {
       torch::NoGradGuard G;
-      torch::Tensor VE = O.Proposal ? expectedProposalBytes(Net->forward(Vs), V.D)
-                                    : (torch::softmax(Net->forward(Vs), 1) * V.D).sum(1).mean();
+      torch::Tensor VE = ExpectedBytes(Vs, V.D);
       outs() << format("epoch %u/%u: expected bytes per function %.3f (validation %.3f)\n",
                        Epoch, O.Epochs, Expected.item<float>(), VE.item<float>());
       appendMetrics(Metrics, json::Object{{"epoch", int64_t(Epoch)},
