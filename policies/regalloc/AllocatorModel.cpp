@@ -57,6 +57,25 @@ Expected<AllocatorModel> AllocatorModel::fromModel(ExportedModel M, StringRef So
   }
   if (std::optional<double> Margin = Meta.getNumber("margin"))
     A.Margin = float(*Margin);
+  if (const json::Value *Gates = Meta.get("gates")) {
+    const json::Object *G = Gates->getAsObject();
+    if (!G || !A.Proposal)
+      return bad(Source, "'gates' must be an object, in a proposal model");
+    for (const auto &[Key, Field] :
+         {std::pair{"min_reference_bytes", &A.Gates.MinReferenceBytes},
+          std::pair{"min_mix_gain_bytes", &A.Gates.MinMixGainBytes}}) {
+      const json::Value *V = G->get(Key);
+      if (!V)
+        continue;
+      std::optional<int64_t> N = V->getAsInteger();
+      if (!N || *N < 0)
+        return bad(Source, Twine("gates: '") + Key + "' must be a non-negative integer");
+      *Field = uint64_t(*N);
+    }
+    for (const auto &KV : *G)
+      if (KV.first != "min_reference_bytes" && KV.first != "min_mix_gain_bytes")
+        return bad(Source, "gates: unknown key '" + KV.first.str() + "'");
+  }
   A.Model = std::move(M);
   A.Source = Source.str();
   return A;

@@ -14,11 +14,14 @@
 // A proposal model ("use": "proposal", smartcc-train --trainer allocator-proposal) has the same
 // form; it names per function the one allocator other than the reference worth trying, and the
 // compiler keeps it only where it measured smaller (runtime/compile/AllocatorsByBytes.h).
+// Its optional "gates" ({"min_reference_bytes": N, "min_mix_gain_bytes": M}, chosen by the
+// trainer on the training split) say where checking is not worth its code generations.
 #pragma once
 #include "policies/model/ExportedModel.h"
 #include "policies/regalloc/AllocatorPlan.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,6 +31,15 @@ namespace smartcc {
 // The names of the built-in models in a candidate's `allocator_model` (else a path).
 inline constexpr const char *BuiltinChoiceModel = "builtin";
 inline constexpr const char *BuiltinProposalModel = "builtin-proposals";
+
+// Where checked proposals stop early (AllocatorsByBytes.h, allocateByProposals): a module
+// whose functions take fewer than MinReferenceBytes image bytes under the reference is not
+// proposed for (most modules are small and save little), and a mix that would save fewer than
+// MinMixGainBytes over the better whole object is not code-generated. Zero: no gate.
+struct ProposalGates {
+  uint64_t MinReferenceBytes = 0;
+  uint64_t MinMixGainBytes = 0;
+};
 
 class AllocatorModel {
 public:
@@ -48,6 +60,7 @@ public:
   // The index (never 0, the reference) of the allocator to try for Features' function.
   unsigned propose(llvm::ArrayRef<float> Features) const;
   bool isProposalModel() const { return Proposal; }
+  const ProposalGates &gates() const { return Gates; }
   const std::string &source() const { return Source; }
 
 private:
@@ -55,6 +68,7 @@ private:
   std::vector<AllocatorChoice> Allocators;
   float Margin = 0;
   bool Proposal = false;
+  ProposalGates Gates;
   std::string Source;
 };
 

@@ -1,5 +1,6 @@
 #include "policies/train/AllocatorChoiceTraining.h"
 #include "policies/regalloc/AllocatorFeatures.h"
+#include "policies/regalloc/AllocatorModel.h"
 #include "policies/regalloc/AllocatorPlan.h"
 #include "policies/model/ExportedModel.h"
 #include "policies/train/EvolutionStrategies.h"
@@ -169,23 +170,35 @@ Expected<std::vector<ModuleRows>> measureAll(const AllocatorChoiceOptions &O,
 
 // Features and each allocator's bytes relative to the reference's (a failed allocator costs as
 // if it added a kilobyte: never worth choosing).
+// Rows stay in module order: ModuleRowCounts[I] rows of module I (the per-module figures of
+// checked proposals, below), each with its reference bytes.
 struct Table {
   torch::Tensor X, D;
   size_t Rows = 0;
+  std::vector<size_t> ModuleRowCounts;
+  std::vector<double> ReferenceBytes;
 };
 Table tableOf(const std::vector<ModuleRows> &Modules, size_t K) {
   std::vector<float> X, D;
+  std::vector<size_t> Counts;
+  std::vector<double> Reference;
   size_t N = 0, F = allocatorFeatureNames().size();
-  for (const ModuleRows &M : Modules)
+  for (const ModuleRows &M : Modules) {
+    Counts.push_back(0);
     for (const FunctionRow &R : M.Rows) {
       if (R.X.size() != F || R.Bytes.size() != K || R.Bytes[0] < 0)
         continue;
       X.insert(X.end(), R.X.begin(), R.X.end());
       for (size_t A = 0; A < K; ++A)
         D.push_back(R.Bytes[A] < 0 ? 1024.f : float(R.Bytes[A] - R.Bytes[0]));
+      Reference.push_back(R.Bytes[0]);
+      ++Counts.back();
       ++N;
     }
+  }
   Table T;
+  T.ModuleRowCounts = std::move(Counts);
+  T.ReferenceBytes = std::move(Reference);
   T.Rows = N;
   T.X = torch::from_blob(X.data(), {int64_t(N), int64_t(F)}, torch::kFloat32).clone();
   T.D = torch::from_blob(D.data(), {int64_t(N), int64_t(K)}, torch::kFloat32).clone();
@@ -246,6 +259,91 @@ Figures evaluateProposals(const torch::Tensor &Scores, const torch::Tensor &D,
     }
   }
   return F;
+}
+
+// Checked proposals per module, as the compiler makes them (allocateByProposals) under Gates:
+// the bytes saved, and the code generations beyond the reference's (the proposals' and the
+// mix's). Functions' bytes add up, so a mix saves the sum of its functions' savings.
+struct ModuleFigures {
+  double Oracle = 0, Saved = 0;
+  size_t Modules = 0, ExtraCodegens = 0;
+  double fraction() const { return Oracle > 0 ? Saved / Oracle : 0; }
+  double extraPerModule() const { return Modules ? double(ExtraCodegens) / Modules : 0; }
+};
+
+ModuleFigures evaluateModules(const Table &T, const torch::Tensor &Scores,
+                              const ProposalGates &Gates) {
+  ModuleFigures F;
+  auto S = Scores.accessor<float, 2>();
+  auto Dd = T.D.accessor<float, 2>();
+  size_t Row = 0;
+  for (size_t Count : T.ModuleRowCounts) {
+    if (Count == 0)
+      continue;
+    ++F.Modules;
+    double Reference = 0, Mix = 0, Whole = 0;
+    size_t Kept = 0;
+    for (size_t I = Row; I != Row + Count; ++I) {
+      int64_t Best = 1;
+      float Min = 0;
+      for (int64_t A = 1; A < Scores.size(1); ++A) {
+        if (S[I][A] > S[I][Best])
+          Best = A;
+        Min = std::min(Min, Dd[I][A]);
+      }
+      F.Oracle += -Min;
+      Reference += T.ReferenceBytes[I];
+      Whole += -Dd[I][Best];
+      if (Dd[I][Best] < 0) {
+        Mix += -Dd[I][Best];
+        ++Kept;
+      }
+    }
+    Row += Count;
+    if (Reference < double(Gates.MinReferenceBytes))
+      continue;
+    ++F.ExtraCodegens;
+    Whole = std::max(Whole, 0.0);
+    const bool Partial = Kept != 0 && Kept != Count;
+    if (Partial && Mix - Whole >= double(Gates.MinMixGainBytes)) {
+      ++F.ExtraCodegens;
+      F.Saved += Mix;
+    } else {
+      F.Saved += Partial ? Whole : Mix;
+    }
+  }
+  return F;
+}
+
+// The gates, from a fixed grid, under which checked proposals save the most on Train at no
+// more than MaxExtra code generations per module beyond the reference's (ties: the fewer).
+ProposalGates chooseGates(const Table &T, const torch::Tensor &Scores, double MaxExtra) {
+  ProposalGates Best;
+  std::optional<ModuleFigures> BestFigures;
+  for (uint64_t Bytes : {0, 200, 400, 600, 800, 1000, 1250, 1500, 2000, 3000, 4000, 6000})
+    for (uint64_t Gain : {0, 1, 2, 4, 8, 16, 32, 64}) {
+      ProposalGates G{Bytes, Gain};
+      ModuleFigures F = evaluateModules(T, Scores, G);
+      if (F.extraPerModule() > MaxExtra)
+        continue;
+      if (!BestFigures || F.Saved > BestFigures->Saved ||
+          (F.Saved == BestFigures->Saved && F.ExtraCodegens < BestFigures->ExtraCodegens)) {
+        Best = G;
+        BestFigures = F;
+      }
+    }
+  // (None within the bound: the largest gates of the grid.)
+  if (!BestFigures)
+    Best = ProposalGates{6000, 64};
+  return Best;
+}
+
+json::Object moduleFiguresJSON(const ModuleFigures &F) {
+  return json::Object{{"modules", int64_t(F.Modules)},
+                      {"best_of_all_saved_bytes", F.Oracle},
+                      {"checked_saved_bytes", F.Saved},
+                      {"fraction_of_best", F.fraction()},
+                      {"extra_codegens_per_module", F.extraPerModule()}};
 }
 
 json::Object figuresJSON(const Figures &F) {
@@ -378,6 +476,33 @@ Error trainAllocatorChoice(const AllocatorChoiceOptions &O, const std::vector<Co
     BestSoFar = evaluate(ValScores, V.D, Margin);
   }
   const Figures &Best = *BestSoFar;
+  // Proposals: where checking is worth its code generations, per module (the gates), chosen
+  // on the training split and reported on validation, with the ungated figures beside them.
+  ProposalGates Gates;
+  json::Object PerModule;
+  if (O.Proposal) {
+    Gates = chooseGates(T, TrainScores, O.MaxExtraCodegens);
+    ModuleFigures Tg = evaluateModules(T, TrainScores, Gates),
+                  Vg = evaluateModules(V, ValScores, Gates),
+                  Vu = evaluateModules(V, ValScores, ProposalGates{});
+    outs() << format("gates (training split, <= %.2f extra code generations per module): "
+                     "reference >= %llu bytes, mix gain >= %llu bytes\n",
+                     O.MaxExtraCodegens, (unsigned long long)Gates.MinReferenceBytes,
+                     (unsigned long long)Gates.MinMixGainBytes);
+    for (auto [Label, F] : {std::pair{"training, gated", &Tg}, std::pair{"validation, gated", &Vg},
+                            std::pair{"validation, ungated", &Vu}})
+      outs() << format("  %s: per module %.1f %% of the tried saving, %.2f extra code "
+                       "generations per module (%zu modules)\n",
+                       Label, 100 * F->fraction(), F->extraPerModule(), F->Modules);
+    PerModule = json::Object{{"gates", json::Object{{"min_reference_bytes",
+                                                     int64_t(Gates.MinReferenceBytes)},
+                                                    {"min_mix_gain_bytes",
+                                                     int64_t(Gates.MinMixGainBytes)}}},
+                             {"max_extra_codegens", O.MaxExtraCodegens},
+                             {"train", moduleFiguresJSON(Tg)},
+                             {"validation", moduleFiguresJSON(Vg)},
+                             {"validation_ungated", moduleFiguresJSON(Vu)}};
+  }
   Figures TrainFigures =
       O.Proposal ? evaluateProposals(TrainScores, T.D) : evaluate(TrainScores, T.D, Margin);
   json::Object Card{{"trainer", O.Proposal ? "allocator-proposal" : "allocator-choice"},
@@ -388,6 +513,8 @@ Error trainAllocatorChoice(const AllocatorChoiceOptions &O, const std::vector<Co
                     {"validation_modules", int64_t(ValRows.size())},
                     {"train", figuresJSON(TrainFigures)},
                     {"validation", figuresJSON(Best)}};
+  if (O.Proposal)
+    Card["per_module"] = std::move(PerModule);
   appendMetrics(Metrics, json::Object{{"margin", Margin}, {"card", json::Object(Card)}});
 
   json::Array Names, AllocatorNames, MeanA, StdA;
@@ -426,6 +553,9 @@ Error trainAllocatorChoice(const AllocatorChoiceOptions &O, const std::vector<Co
                     {"input_std", std::move(StdA)},
                     {"layers", std::move(Layers)},
                     {"card", std::move(Card)}};
+  if (O.Proposal)
+    Meta["gates"] = json::Object{{"min_reference_bytes", int64_t(Gates.MinReferenceBytes)},
+                                 {"min_mix_gain_bytes", int64_t(Gates.MinMixGainBytes)}};
 
   if (Error E = writeFileAtomically(O.RunDir + "/model.smm",
                                     ExportedModel::serialize(Meta, Weights)))

@@ -22,6 +22,10 @@
 // checked proposals). A wrong proposal then costs nothing but the saving it missed, so there is
 // no margin: the loss is the expected saving, max(0, reference - proposal), under the softmax
 // of the other allocators' scores, and validation reports the saving of the proposals checked.
+// Then the gates: the smallest module worth proposing for and the smallest mix worth making,
+// from a grid, the most saving on the training split at no more than MaxExtraCodegens code
+// generations per module beyond the reference's; the card reports them per module on both
+// splits (and validation ungated).
 #pragma once
 #include "policies/env/Corpus.h"
 #include "llvm/Support/Error.h"
@@ -43,6 +47,9 @@ struct AllocatorChoiceOptions {
   uint64_t Seed = 1;
   unsigned Jobs = 2;
   bool Proposal = false; // a proposal model (above) instead of a choice with a margin
+  // Proposals: the bound on code generations per module beyond the reference's under which the
+  // gates (AllocatorModel.h, ProposalGates) are chosen on the training split.
+  double MaxExtraCodegens = 1.0;
 };
 
 llvm::Error trainAllocatorChoice(const AllocatorChoiceOptions &O,

@@ -211,6 +211,11 @@ void runCandidate(Module &Frontend, const CandidateSpec &Spec, const CandidateCo
     }
     for (const std::string &Failure : A->Failed)
       Note += (Note.empty() ? "" : "; ") + Failure;
+    if (A->Stopped != BytesAllocation::StoppedAt::None)
+      Note += std::string(Note.empty() ? "" : "; ") +
+              (A->Stopped == BytesAllocation::StoppedAt::SmallModule
+                   ? "no proposals: the module is below the model's gate"
+                   : "no mix: it would save less than the model's gate over the better object");
   } else if (ByBytes.Model) {
     // One code generation; the model picks each function's allocator as it is allocated.
     takeAllocatorCounts();

@@ -5,6 +5,7 @@
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/Support/raw_ostream.h"
+#include <algorithm>
 #include <map>
 #include <optional>
 
@@ -178,6 +179,18 @@ Expected<BytesAllocation> allocateByProposals(Module &M, const AllocatorModel &M
   if (!Reference)
     return Reference.takeError();
   SmallString<0> First = std::move(*Reference);
+  const ProposalGates &Gates = Model.gates();
+  uint64_t ReferenceBytes = 0;
+  for (const auto &KV : *R.Bytes[0])
+    ReferenceBytes += KV.second;
+  if (ReferenceBytes < Gates.MinReferenceBytes) {
+    // A small module: what a proposal could save does not pay for its code generations.
+    R.Functions = R.Bytes[0]->size();
+    R.Stopped = BytesAllocation::StoppedAt::SmallModule;
+    if (!PlanOnly)
+      R.Object = std::move(First);
+    return R;
+  }
   // Every function at its proposal.
   AllocatorPlan Proposed = R.Plan;
   for (const auto &[Name, Features] : R.Features)
@@ -201,18 +214,42 @@ Expected<BytesAllocation> allocateByProposals(Module &M, const AllocatorModel &M
       return Sizes.takeError();
     R.Bytes[1] = std::move(*Sizes);
   }
-  // Each function keeps its proposal where it was smaller.
+  // Each function keeps its proposal where it was smaller. Functions' bytes add up (one's
+  // allocation does not change another's), so what the mix saves over the reference, and what
+  // the proposals' object saves as a whole, are known before the mix is made.
+  int64_t MixGain = 0, WholeGain = 0;
   for (const auto &[Name, Reference] : *R.Bytes[0]) {
     ++R.Functions;
     auto P = Proposed.ByFunction.find(Name);
     auto It = R.Bytes[1]->find(Name);
-    if (P == Proposed.ByFunction.end() || It == R.Bytes[1]->end() || It->second >= Reference)
+    if (P == Proposed.ByFunction.end() || It == R.Bytes[1]->end())
       continue;
+    WholeGain += int64_t(Reference) - int64_t(It->second);
+    if (It->second >= Reference)
+      continue;
+    MixGain += int64_t(Reference) - int64_t(It->second);
     R.Plan.ByFunction[Name] = P->getValue();
     ++R.FunctionsMoved;
   }
   if (PlanOnly)
     return R;
+  if (R.FunctionsMoved != 0 && R.Plan.ByFunction.size() != Proposed.ByFunction.size() &&
+      MixGain - std::max<int64_t>(WholeGain, 0) < int64_t(Gates.MinMixGainBytes)) {
+    // The mix would save little over the better whole object: that one ships instead of a
+    // third code generation.
+    R.Stopped = BytesAllocation::StoppedAt::SmallMixGain;
+    if (WholeGain <= 0) {
+      R.Plan.ByFunction.clear();
+      R.FunctionsMoved = 0;
+      R.Object = std::move(First);
+      return R;
+    }
+    R.Plan.ByFunction = Proposed.ByFunction;
+    R.FunctionsMoved = R.Plan.ByFunction.size();
+    if (Error E = keepMixIfSmaller(std::move(Second), std::move(First), R))
+      return std::move(E);
+    return R;
+  }
   // Every proposal kept: the second object is the mix already.
   if (R.FunctionsMoved != 0 && R.Plan.ByFunction.size() == Proposed.ByFunction.size()) {
     if (Error E = keepMixIfSmaller(std::move(Second), std::move(First), R))

@@ -38,6 +38,9 @@ struct BytesAllocation {
   uint64_t FirstBytes = 0;     // image bytes of the first allocator's object
   uint64_t MixBytes = 0;       // ... of the mix (equal to FirstBytes when no function moved)
   std::vector<std::string> Failed; // allocators whose code generation failed, and why
+  // Checked proposals stopped by one of the model's gates (ProposalGates): a module too small
+  // to propose for (one code generation), or a mix not worth making (two).
+  enum class StoppedAt { None, SmallModule, SmallMixGain } Stopped = StoppedAt::None;
   // Each function's image bytes under each allocator (as Allocators; none: its code generation
   // failed), and with RecordFeatures its features before allocation (AllocatorFeatures.h):
   // what the allocator-choice model learns from.
@@ -64,7 +67,11 @@ llvm::Expected<BytesAllocation> allocateByBytes(llvm::Module &M,
 // where it measured smaller, and a last code generation makes the mix (not needed when every
 // proposal or none was kept). Two or three code generations instead of one per allocator and
 // one more; on validation packages the proposals reach 83 % (x86-64) and 91 % (AArch64) of
-// what trying every allocator saves (docs/results/allocators-by-bytes.md). PlanOnly as above.
+// what trying every allocator saves (docs/results/allocators-by-bytes.md). The model's gates
+// (ProposalGates) stop early where checking does not pay: a small module keeps the reference
+// after one code generation, and where the mix would save little over the better whole object
+// (functions' bytes add up, so that is known before the mix is made) that object ships after
+// two. PlanOnly as above (no mix either way: the mix gate does not apply).
 llvm::Expected<BytesAllocation> allocateByProposals(llvm::Module &M, const AllocatorModel &Model,
                                                     EmitObjectWithFn Emit,
                                                     bool PlanOnly = false);

@@ -305,8 +305,10 @@ TEST(AllocatorModelFile, MismatchesAreRefusedWithThePath) {
 
 namespace {
 
-// A proposal model over greedy, basic and PBQP whose scores are the constants Scores (biases).
-std::string constantProposalModel(std::vector<float> Scores, StringRef Use = "proposal") {
+// A proposal model over greedy, basic and PBQP whose scores are the constants Scores (biases),
+// with Gates in its metadata if given.
+std::string constantProposalModel(std::vector<float> Scores, StringRef Use = "proposal",
+                                  std::optional<json::Value> Gates = std::nullopt) {
   const size_t F = allocatorFeatureNames().size();
   json::Array Names;
   for (size_t I = 0; I < F; ++I)
@@ -320,6 +322,8 @@ std::string constantProposalModel(std::vector<float> Scores, StringRef Use = "pr
                                                         {"in", int64_t(F)},
                                                         {"out", 3},
                                                         {"offset", 0}}}}};
+  if (Gates)
+    Meta["gates"] = std::move(*Gates);
   std::vector<float> W(3 * F, 0.f);
   W.insert(W.end(), Scores.begin(), Scores.end());
   return ExportedModel::serialize(Meta, W);
@@ -375,12 +379,67 @@ TEST_F(AllocatorPlanTest, CheckedProposalsKeepOnlySmallerFunctions) {
   EXPECT_GT(Stayed, 0u) << "every function moved: the check proves nothing";
 }
 
+// The gates: a module below the model's smallest reference keeps the reference after one code
+// generation; a mix worth less than the gate is not made (the better whole object ships after
+// two). Either way the object is never larger than the reference.
+TEST_F(AllocatorPlanTest, ProposalGatesStopEarly) {
+  std::shared_ptr<const AllocatorModel> Small = modelOf(constantProposalModel(
+      {9.f, 2.f, 1.f}, "proposal", json::Object{{"min_reference_bytes", 1 << 30}}));
+  std::shared_ptr<const AllocatorModel> NoMix = modelOf(constantProposalModel(
+      {9.f, 2.f, 1.f}, "proposal", json::Object{{"min_mix_gain_bytes", 1 << 30}}));
+  EXPECT_EQ(Small->gates().MinReferenceBytes, uint64_t(1) << 30);
+  EXPECT_EQ(NoMix->gates().MinMixGainBytes, uint64_t(1) << 30);
+  unsigned Mixed = 0;
+  for (const Benchmark &B : Modules) {
+    std::string Clang = compile(B);
+    auto Run = [&](const AllocatorModel &Model) {
+      Optimized O = optimized(B);
+      Expected<BytesAllocation> R = allocateByProposals(
+          *O.M, Model, [&](Module &M, SmallVectorImpl<char> &Obj) { return O.CG->emit(M, Obj); });
+      EXPECT_TRUE(bool(R)) << toString(R.takeError());
+      return R ? std::move(*R) : BytesAllocation();
+    };
+    BytesAllocation S = Run(*Small);
+    EXPECT_EQ(S.Codegens, 1u) << B.Name;
+    EXPECT_EQ(S.FunctionsMoved, 0u) << B.Name;
+    EXPECT_TRUE(S.Stopped == BytesAllocation::StoppedAt::SmallModule) << B.Name;
+    EXPECT_TRUE(std::string(S.Object.begin(), S.Object.end()) == Clang) << B.Name;
+    // Ungated, this module mixes: the gate then stops before the mix.
+    std::shared_ptr<const AllocatorModel> Ungated = modelOf(constantProposalModel({9.f, 2.f, 1.f}));
+    BytesAllocation U = Run(*Ungated);
+    BytesAllocation N = Run(*NoMix);
+    EXPECT_LE(N.Codegens, 2u) << B.Name;
+    EXPECT_LE(N.MixBytes, N.FirstBytes) << B.Name;
+    if (U.Codegens == 3) {
+      ++Mixed;
+      EXPECT_TRUE(N.Stopped == BytesAllocation::StoppedAt::SmallMixGain) << B.Name;
+      // Every proposal or none: the whole proposals' object or the reference.
+      EXPECT_TRUE(N.FunctionsMoved == 0 || N.FunctionsMoved == N.Plan.ByFunction.size());
+      if (N.FunctionsMoved == 0)
+        EXPECT_TRUE(std::string(N.Object.begin(), N.Object.end()) == Clang) << B.Name;
+    }
+  }
+  EXPECT_GT(Mixed, 0u) << "no module needed a mix: the mix gate is untested";
+  // Bad gates are named with the model's path.
+  for (json::Value Gates : {json::Value(json::Object{{"min_mix_gain_bytes", -1}}),
+                            json::Value(json::Object{{"min_bytes", 1}}), json::Value(3)}) {
+    Expected<ExportedModel> E =
+        ExportedModel::parse(constantProposalModel({0, 1, 2}, "proposal", Gates), "m");
+    ASSERT_TRUE(bool(E));
+    Expected<AllocatorModel> A = AllocatorModel::fromModel(std::move(*E), "dir/g.smm");
+    ASSERT_FALSE(bool(A));
+    EXPECT_NE(toString(A.takeError()).find("dir/g.smm: "), std::string::npos);
+  }
+}
+
 TEST(AllocatorModelFile, BuiltinProposalModelsLoadAndProposeDeterministically) {
   for (StringRef Triple : {"x86_64-pc-linux-gnu", "aarch64-unknown-linux-gnu"}) {
     std::optional<Expected<AllocatorModel>> M = AllocatorModel::builtinProposalFor(Triple);
     ASSERT_TRUE(M.has_value()) << Triple.str();
     ASSERT_TRUE(bool(*M)) << toString(M->takeError());
     EXPECT_TRUE((*M)->isProposalModel());
+    // Its gates, chosen by its trainer: a module of a few bytes is not proposed for.
+    EXPECT_GT((*M)->gates().MinReferenceBytes, 0u) << Triple.str();
     std::optional<Expected<AllocatorModel>> C = AllocatorModel::builtinFor(Triple);
     ASSERT_TRUE(C.has_value() && bool(*C));
     EXPECT_FALSE((*C)->isProposalModel());

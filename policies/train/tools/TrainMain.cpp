@@ -114,6 +114,10 @@ static cl::opt<bool> KernelChooser(
     cl::desc("value: fit the kernel chooser (each sequence's gain averaged over similar "
              "training modules, the bandwidth chosen on validation; SequenceKernel.h) instead "
              "of training a network"));
+static cl::opt<double> MaxExtraCodegens(
+    "max-extra-codegens", cl::init(AllocatorChoiceOptions().MaxExtraCodegens),
+    cl::desc("allocator-proposal: the bound on code generations per module beyond the "
+             "reference's under which the proposals' gates are chosen (training split)"));
 static cl::opt<double> ListwiseWeight(
     "listwise-weight", cl::init(0),
     cl::desc("value: add a listwise ranking loss (softmax cross-entropy of each row's measured "
@@ -682,6 +686,7 @@ int trainAllocatorChoiceModel(int Argc, const char **Argv) {
   if (given(StepSize))
     O.LearningRate = StepSize;
   O.Proposal = Trainer == "allocator-proposal";
+  O.MaxExtraCodegens = MaxExtraCodegens;
   return trainOnSplits(Argc, Argv, [&](const Splits &S) {
     return trainAllocatorChoice(O, S.Train, S.Validation);
   });
