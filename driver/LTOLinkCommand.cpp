@@ -1,4 +1,5 @@
 #include "driver/LTOLinkCommand.h"
+#include "runtime/compile/LocalCallRegisters.h"
 #include "clang/Driver/Driver.h"
 #include "clang/Driver/Job.h"
 #include "clang/Driver/Tool.h"
@@ -178,11 +179,25 @@ std::vector<std::string> extraLinkerArgs(const LinkCandidateSpec &S, bool Thin, 
                                          StringRef Replay) {
   std::vector<std::string> Out;
   std::vector<std::string> Pipeline = S.Pipeline;
+  // IPRA only across calls that bind locally (runtime/compile/LocalCallRegisters.h). The guard
+  // comes after the candidate's optimization (it would keep the inliner from what LLVM deems
+  // interposable) and before the allocators' planning code generations (so that they measure
+  // what lld's will make); after lld's own pipeline where the candidate has none.
+  if (enablesIPRA(S.LLVMArgs) &&
+      !llvm::is_contained(Pipeline, std::string(IPRALocalCallsPassName))) {
+    if (Pipeline.empty() && !S.AfterLTOPipeline)
+      Pipeline.push_back("lto<O" + std::to_string(Level) + ">");
+    auto Planning = llvm::find_if(Pipeline, [](StringRef St) {
+      return St.starts_with("smartcc-allocators<");
+    });
+    Pipeline.insert(Planning, IPRALocalCallsPassName);
+  }
   if (S.AfterLTOPipeline && !Replay.empty())
     Pipeline.insert(Pipeline.begin(), ("smartcc-replay-optimized<" + Replay + ">").str());
   else if (S.AfterLTOPipeline && !Pipeline.empty()) // empty: lld's own pipeline, as clang's
     Pipeline.insert(Pipeline.begin(), "lto<O" + std::to_string(Level) + ">");
-  if (!Replay.empty() || usesPlugin(S))
+  if (!Replay.empty() || usesPlugin(S) ||
+      llvm::any_of(Pipeline, [](StringRef St) { return St.contains("smartcc-"); }))
     Out.push_back("--load-pass-plugin=" + ltoPluginPath());
   if (!Pipeline.empty()) {
     std::string Passes;

@@ -15,6 +15,7 @@
 #include "policies/regalloc/AllocatorPlan.h"
 #include "policies/regalloc/MLRegAllocAdvisor.h"
 #include "runtime/compile/AllocatorsByBytes.h"
+#include "runtime/compile/LocalCallRegisters.h"
 #include "policies/model/ExportedModel.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "llvm/ADT/SmallString.h"
@@ -144,6 +145,10 @@ void runCandidate(Module &Frontend, const CandidateSpec &Spec, const CandidateCo
     return;
   }
 
+  // Interprocedural register allocation (-enable-ipra, from the candidate's llvm_args or the
+  // user's -mllvm) only across calls that bind locally: runtime/compile/LocalCallRegisters.h.
+  if (ipraEnabledInProcess())
+    limitIPRAToLocalCalls(M);
   // Codegen rewrites the IR it runs on, so the assembly (if any) comes from a copy.
   std::unique_ptr<Module> ForAsm = Ctx.EmitAssembly ? CloneModule(M) : nullptr;
   SmallString<0> Object, Assembly;

@@ -24,6 +24,9 @@
 //   smartcc-allocators<predicted>      ... or by the built-in allocator-choice model
 //   smartcc-allocators<proposed>       ... or the built-in proposals, checked by bytes
 //                                      (runtime/link/plugin/LinkAllocators.h)
+//   smartcc-ipra-local-calls           interprocedural register allocation (-enable-ipra, in the
+//                                      candidate's llvm_args) only across calls that bind
+//                                      locally (runtime/compile/LocalCallRegisters.h)
 //   smartcc-shared-unwind              the frameless functions (decided on their machine code,
 //                                      the machine outliner's included) share one unwind entry
 //                                      (runtime/link/plugin/SharedUnwind.h, SharedUnwindCodegen.h);
@@ -43,6 +46,7 @@
 #include "runtime/link/plugin/OptimizedModuleReplay.h"
 #include "runtime/link/plugin/SharedUnwind.h"
 #include "runtime/compile/UnwindAwareConstants.h"
+#include "runtime/compile/LocalCallRegisters.h"
 #include "runtime/link/plugin/SharedUnwindCodegen.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassManager.h"
@@ -166,6 +170,13 @@ bool parseAllocators(StringRef Name, ModulePassManager &MPM) {
   return smartcc::addLinkAllocatorsPass(Name, MPM);
 }
 
+bool parseIPRALocalCalls(StringRef Name, ModulePassManager &MPM) {
+  if (Name != smartcc::IPRALocalCallsPassName)
+    return false;
+  MPM.addPass(smartcc::IPRALocalCallsPass());
+  return true;
+}
+
 bool parseSharedUnwind(StringRef Name, ModulePassManager &MPM) {
   if (Name != "smartcc-shared-unwind" &&
       (!Name.consume_front("smartcc-shared-unwind<") || !Name.consume_back(">") || Name.empty()))
@@ -189,7 +200,8 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
                       ArrayRef<PassBuilder::PipelineElement>) {
                   return parseFunctionAttr(Name, MPM) || parseMacro(PB, Name, MPM) ||
                          parseMLInliner(Name, MPM) || parseReplay(Name, MPM) ||
-                         parseSharedUnwind(Name, MPM) || parseAllocators(Name, MPM);
+                         parseSharedUnwind(Name, MPM) || parseAllocators(Name, MPM) ||
+                         parseIPRALocalCalls(Name, MPM);
                 });
             if (const char *Save = std::getenv(smartcc::SaveOptimizedEnv); Save && *Save) {
               std::string Path = Save;

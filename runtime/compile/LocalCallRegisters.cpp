@@ -1,0 +1,45 @@
+#include "runtime/compile/LocalCallRegisters.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Target/CGPassBuilderOption.h"
+
+using namespace llvm;
+
+namespace smartcc {
+
+bool limitIPRAToLocalCalls(Module &M) {
+  if (M.getSemanticInterposition())
+    return false;
+  // (setModuleFlag replaces the flag of -fno-semantic-interposition; its behaviour stays
+  // Error, as clang writes it.)
+  M.setModuleFlag(Module::Error, "SemanticInterposition", uint32_t(1));
+  return true;
+}
+
+bool enablesIPRA(ArrayRef<std::string> LLVMArgs) {
+  bool On = false;
+  for (StringRef A : LLVMArgs) {
+    A = A.ltrim('-');
+    if (!A.consume_front("enable-ipra"))
+      continue;
+    if (A.empty())
+      On = true;
+    else if (A.consume_front("="))
+      On = A == "1" || A.equals_insensitive("true");
+  }
+  return On;
+}
+
+bool ipraEnabledInProcess() {
+  // LLVM's own reading of its -enable-ipra option (unset: the target's default, off on the
+  // targets smartcc builds for).
+  return getCGPassBuilderOption().EnableIPRA.value_or(false);
+}
+
+PreservedAnalyses IPRALocalCallsPass::run(Module &M, ModuleAnalysisManager &) {
+  // (Only metadata changes: no analysis of the IR is invalidated.)
+  limitIPRAToLocalCalls(M);
+  return PreservedAnalyses::all();
+}
+
+} // namespace smartcc
