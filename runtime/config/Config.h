@@ -96,6 +96,7 @@ struct Config {
   bool FatObjects = true;                  // objects carry their bitcode (runtime/compile/FatObject.h)
   bool WholeProgram = true;
   bool UnwindConstants = true;             // x86-64 constants by mov where unwind tables cost (runtime/compile/UnwindAwareConstants.h)                // plain links made whole-program (driver/WholeProgramLink.h)
+  bool SizeCodegen = true;                 // x86-64 candidates' code generation options for size (runtime/compile/SizeCodegen.h)
   std::vector<std::string> LinkCandidates; // link candidates tried, in order
   // Wall time of the link candidates together, in percent of clang's own link: with two
   // candidates per hardware thread the whole link stays within 3x clang's (issue 19's limit).

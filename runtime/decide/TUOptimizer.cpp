@@ -1,6 +1,7 @@
 #include "runtime/decide/TUOptimizer.h"
 #include "runtime/measure/StackSizeWarnings.h"
 #include "runtime/compile/UnwindAwareConstants.h"
+#include "runtime/compile/SizeCodegen.h"
 #include "runtime/compile/FatObject.h"
 #include "runtime/candidates/AgentCandidates.h"
 #include "runtime/candidates/CandidateBudget.h"
@@ -252,6 +253,16 @@ std::vector<CandidateSpec> TUOptimizer::sizeCandidates(Module &M, StringRef Trip
     if (!Listed && It != Cfg.CandidateLibrary.end())
       Specs.push_back(It->second);
   }
+  // Code generation options for size (x86-64; runtime/compile/SizeCodegen.h): every default
+  // candidate's code generation, the unwind-aware one above included, adds them (the function
+  // mix is built with its base version's options). A list the user configured runs as
+  // configured.
+  if (Cfg.SizeCodegen && Triple.starts_with("x86_64") && Cfg.candidatesAreDefault())
+    for (CandidateSpec &S : Specs)
+      if (!S.Mix)
+        for (const std::string &A : sizeCodegenLLVMArgs())
+          if (!llvm::is_contained(S.LLVMArgs, A))
+            S.LLVMArgs.push_back(A);
   // With -S or the IR metric, clang's own output says nothing about its object size or IR,
   // so a replica of clang's pipeline measures the baseline (proven byte-identical by tests).
   if (EmitAssembly || Cfg.SizeMetric == Metric::IRInstructions) {
