@@ -257,12 +257,16 @@ std::vector<CandidateSpec> TUOptimizer::sizeCandidates(Module &M, StringRef Trip
   // candidate's code generation, the unwind-aware one above included, adds them (the function
   // mix is built with its base version's options). A list the user configured runs as
   // configured.
-  if (Cfg.SizeCodegen && Triple.starts_with("x86_64") && Cfg.candidatesAreDefault())
+  if (Cfg.SizeCodegen && Triple.starts_with("x86_64") && Cfg.candidatesAreDefault()) {
+    const bool LandingPads =
+        llvm::any_of(M, [](const Function &F) { return F.hasPersonalityFn(); });
+    const std::vector<std::string> Args = sizeCodegenLLVMArgs(LandingPads);
     for (CandidateSpec &S : Specs)
       if (!S.Mix)
-        for (const std::string &A : sizeCodegenLLVMArgs())
+        for (const std::string &A : Args)
           if (!llvm::is_contained(S.LLVMArgs, A))
             S.LLVMArgs.push_back(A);
+  }
   // With -S or the IR metric, clang's own output says nothing about its object size or IR,
   // so a replica of clang's pipeline measures the baseline (proven byte-identical by tests).
   if (EmitAssembly || Cfg.SizeMetric == Metric::IRInstructions) {
