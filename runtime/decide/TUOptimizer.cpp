@@ -258,9 +258,7 @@ std::vector<CandidateSpec> TUOptimizer::sizeCandidates(Module &M, StringRef Trip
   // mix is built with its base version's options). A list the user configured runs as
   // configured.
   if (Cfg.SizeCodegen && Triple.starts_with("x86_64") && Cfg.candidatesAreDefault()) {
-    const bool LandingPads =
-        llvm::any_of(M, [](const Function &F) { return F.hasPersonalityFn(); });
-    const std::vector<std::string> Args = sizeCodegenLLVMArgs(LandingPads);
+    const std::vector<std::string> Args = sizeCodegenLLVMArgs(hasLandingPads(M));
     for (CandidateSpec &S : Specs)
       if (!S.Mix)
         for (const std::string &A : Args)

@@ -27,6 +27,9 @@
 //   smartcc-ipra-local-calls           interprocedural register allocation (-enable-ipra, in the
 //                                      candidate's llvm_args) only across calls that bind
 //                                      locally (runtime/compile/LocalCallRegisters.h)
+//   smartcc-size-block-placement       machine block placement off for the code generation
+//                                      unless the module has landing pads
+//                                      (runtime/compile/SizeCodegen.h)
 //   smartcc-shared-unwind              the frameless functions (decided on their machine code,
 //                                      the machine outliner's included) share one unwind entry
 //                                      (runtime/link/plugin/SharedUnwind.h, SharedUnwindCodegen.h);
@@ -47,6 +50,7 @@
 #include "runtime/link/plugin/SharedUnwind.h"
 #include "runtime/compile/UnwindAwareConstants.h"
 #include "runtime/compile/LocalCallRegisters.h"
+#include "runtime/compile/SizeCodegen.h"
 #include "runtime/link/plugin/SharedUnwindCodegen.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassManager.h"
@@ -177,6 +181,13 @@ bool parseIPRALocalCalls(StringRef Name, ModulePassManager &MPM) {
   return true;
 }
 
+bool parseSizeBlockPlacement(StringRef Name, ModulePassManager &MPM) {
+  if (Name != smartcc::SizeBlockPlacementPassName)
+    return false;
+  MPM.addPass(smartcc::SizeBlockPlacementPass());
+  return true;
+}
+
 bool parseSharedUnwind(StringRef Name, ModulePassManager &MPM) {
   if (Name != "smartcc-shared-unwind" &&
       (!Name.consume_front("smartcc-shared-unwind<") || !Name.consume_back(">") || Name.empty()))
@@ -201,7 +212,7 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
                   return parseFunctionAttr(Name, MPM) || parseMacro(PB, Name, MPM) ||
                          parseMLInliner(Name, MPM) || parseReplay(Name, MPM) ||
                          parseSharedUnwind(Name, MPM) || parseAllocators(Name, MPM) ||
-                         parseIPRALocalCalls(Name, MPM);
+                         parseIPRALocalCalls(Name, MPM) || parseSizeBlockPlacement(Name, MPM);
                 });
             if (const char *Save = std::getenv(smartcc::SaveOptimizedEnv); Save && *Save) {
               std::string Path = Save;
