@@ -189,14 +189,23 @@ void runCandidate(Module &Frontend, const CandidateSpec &Spec, const CandidateCo
   if (Spec.RegAlloc && (!Allocators.empty() || ByBytes.Model || Proposals))
     return Finish(Outcome::BadPipeline, "a register-allocation policy and allocators by bytes");
   if (!Allocators.empty() || Proposals) {
+    // The code the unwind-aware constants added, per code generation: the one whose object
+    // ships is what the code-for-unwind rule leaves out.
+    std::vector<std::pair<std::string, unsigned long long>> Trades;
     auto EmitObject = [&](Module &Mod, SmallVectorImpl<char> &Out) {
-      return Emit(Mod, Out, EmitKind::Object);
+      takeUnwindConstantsCodeBytes();
+      Error E = Emit(Mod, Out, EmitKind::Object);
+      Trades.emplace_back(std::string(Out.begin(), Out.end()), takeUnwindConstantsCodeBytes());
+      return E;
     };
     Expected<BytesAllocation> A = Proposals ? allocateByProposals(M, *Proposals, EmitObject)
                                             : allocateByBytes(M, Allocators, EmitObject);
     if (!A)
       return Finish(Outcome::CodegenFailed, toString(A.takeError()));
     Object = std::move(A->Object);
+    for (const auto &[Emitted, Trade] : Trades)
+      if (StringRef(Emitted) == StringRef(Object.data(), Object.size()))
+        R.UnwindTradeCode = Trade;
     ByBytes = std::move(A->Plan);
     R.StackWarnings.Count = UINT32_MAX; // several code generations, one object
     R.RegAllocFunctions = A->Functions;
@@ -225,10 +234,12 @@ void runCandidate(Module &Frontend, const CandidateSpec &Spec, const CandidateCo
     // One code generation; the model picks each function's allocator as it is allocated.
     takeAllocatorCounts();
     Diags->Stack = {};
+    takeUnwindConstantsCodeBytes();
     Error EmitError = [&] {
       ScopedAllocatorPlan Scope(ByBytes);
       return Emit(M, Object, EmitKind::Object);
     }();
+    R.UnwindTradeCode = takeUnwindConstantsCodeBytes();
     R.StackWarnings = Diags->Stack;
     if (EmitError)
       return Finish(Outcome::CodegenFailed, toString(std::move(EmitError)));

@@ -6,13 +6,17 @@
 //   live across the loop, and longer addressing;
 // - greedy's spill splitting in its size mode;
 // - tail merging from two common instructions (three by default);
+// - no machine loop-invariant code motion: hoisting an invariant out of a loop saves no byte
+//   and keeps its register live across the loop, where it may be spilled;
+// - no splitting of critical edges for PHI elimination (the copies go into the predecessor
+//   instead of a new block and its jump);
 // - interprocedural register allocation, only across calls that bind locally (the candidate
 //   process sets the guard: runtime/compile/LocalCallRegisters.h).
 //
 // Measured on 300 x86-64 TUs of the training packages (`smartcc-eval --objective shipped`,
-// 2026-11-29): clang's optimized module code-generated with them ships 1.0105 never-worse
-// geomean against clang -Oz (151 TUs smaller, 60 larger); the late outliner without jump
-// tables 1.0157 with them against 1.0053 without. At links the same options lead x86-64's
+// 2026-11-29): the late outliner without jump tables ships 1.0244 never-worse geomean against
+// clang -Oz with them (181 TUs smaller, 38 larger), 1.0053 without; before the last two
+// options 1.0157. At links the same options lead x86-64's
 // link list (policies/candidates.toml). A candidate still ships only when strictly smaller.
 #pragma once
 #include "llvm/IR/PassManager.h"
@@ -34,8 +38,9 @@ bool hasLandingPads(const llvm::Module &M);
 // without it jsoncpp's json_value.cpp, json_writer.cpp and jsontest.cpp were 0.4-0.8 % larger
 // (the late outliner without jump tables; the other options left them equal or smaller).
 inline std::vector<std::string> sizeCodegenLLVMArgs(bool KeepBlockPlacement) {
-  std::vector<std::string> Args = {"-disable-lsr", "-split-spill-mode=size", "-tail-merge-size=2",
-                                   "-enable-ipra"};
+  std::vector<std::string> Args = {"-disable-lsr",          "-split-spill-mode=size",
+                                   "-tail-merge-size=2",    "-enable-ipra",
+                                   "-disable-machine-licm", "-disable-phi-elim-edge-splitting"};
   if (!KeepBlockPlacement)
     Args.insert(Args.begin(), "-disable-block-placement");
   return Args;
