@@ -1,13 +1,32 @@
 #include "runtime/compile/LocalCallRegisters.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Target/CGPassBuilderOption.h"
 
 using namespace llvm;
 
 namespace smartcc {
 
+bool hasPatchableEntries(const Module &M) {
+  for (const Function &F : M)
+    for (StringRef A : {"fentry-call", "patchable-function-entry", "patchable-function",
+                        "instrument-function-entry-inlined", "instrument-function-entry"})
+      if (F.hasFnAttribute(A))
+        return true;
+  return false;
+}
+
 bool limitIPRAToLocalCalls(Module &M) {
+  if (hasPatchableEntries(M) && ipraEnabledInProcess()) {
+    // LLVM's option, set as -mllvm would (the code generation reads it when it starts).
+    auto &Options = cl::getRegisteredOptions();
+    auto It = Options.find("enable-ipra");
+    if (It == Options.end() || It->second->addOccurrence(0, "enable-ipra", "false"))
+      report_fatal_error("smartcc: LLVM has no -enable-ipra");
+    return true;
+  }
   if (M.getSemanticInterposition())
     return false;
   // (setModuleFlag replaces the flag of -fno-semantic-interposition; its behaviour stays

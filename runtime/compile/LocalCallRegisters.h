@@ -34,8 +34,15 @@ namespace smartcc {
 // The pass's name in the link plugin's pipelines (runtime/link/plugin/LTOPassPlugin.cpp).
 inline constexpr const char *IPRALocalCallsPassName = "smartcc-ipra-local-calls";
 
+// Whether M's functions have entries that are patched or called into behind the compiler's
+// back: -pg/-mfentry (mcount, __fentry__: ftrace), -fpatchable-function-entry (arm64's ftrace,
+// live patching). Such a call may clobber what IPRA saw the function leave alone; gcc turns
+// its -fipa-ra off under -pg for the same reason.
+bool hasPatchableEntries(const llvm::Module &M);
+
 // Sets M's "SemanticInterposition" module flag to 1 (replacing a 0 from
-// -fno-semantic-interposition). Returns whether it changed M.
+// -fno-semantic-interposition), and turns IPRA off in this process when M has patchable
+// entries (above). Returns whether it changed anything.
 bool limitIPRAToLocalCalls(llvm::Module &M);
 
 // Whether these -mllvm settings leave IPRA on (-enable-ipra, -enable-ipra=true; the last

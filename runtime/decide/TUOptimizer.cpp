@@ -253,11 +253,12 @@ std::vector<CandidateSpec> TUOptimizer::sizeCandidates(Module &M, StringRef Trip
     if (!Listed && It != Cfg.CandidateLibrary.end())
       Specs.push_back(It->second);
   }
-  // Code generation options for size (x86-64; runtime/compile/SizeCodegen.h): every default
+  // Code generation options for size (x86-64, AArch64; runtime/compile/SizeCodegen.h): every default
   // candidate's code generation, the unwind-aware one above included, adds them (the function
   // mix is built with its base version's options). A list the user configured runs as
   // configured.
-  if (Cfg.SizeCodegen && Triple.starts_with("x86_64") && Cfg.candidatesAreDefault()) {
+  if (Cfg.SizeCodegen && (Triple.starts_with("x86_64") || Triple.starts_with("aarch64")) &&
+      Cfg.candidatesAreDefault()) {
     const std::vector<std::string> Args = sizeCodegenLLVMArgs(hasLandingPads(M));
     for (CandidateSpec &S : Specs)
       if (!S.Mix)

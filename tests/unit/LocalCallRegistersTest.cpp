@@ -5,7 +5,9 @@
 #include "driver/LTOLinkCommand.h"
 #include "runtime/compile/LocalCallRegisters.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/IR/Function.h"
 #include "llvm/IR/LLVMContext.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/IR/Module.h"
 #include <gtest/gtest.h>
 
@@ -34,6 +36,25 @@ TEST(LocalCallRegisters, GuardSetsSemanticInterposition) {
   N.setSemanticInterposition(false);
   EXPECT_TRUE(limitIPRAToLocalCalls(N));
   EXPECT_TRUE(N.getSemanticInterposition());
+}
+
+// Patched entries (-pg, -mfentry, -fpatchable-function-entry): IPRA is turned off instead.
+TEST(LocalCallRegisters, PatchableEntriesTurnIPRAOff) {
+  LLVMContext Ctx;
+  Module M("m", Ctx);
+  Function *F = Function::Create(FunctionType::get(Type::getVoidTy(Ctx), false),
+                                 GlobalValue::ExternalLinkage, "f", M);
+  EXPECT_FALSE(hasPatchableEntries(M));
+  F->addFnAttr("fentry-call", "true");
+  EXPECT_TRUE(hasPatchableEntries(M));
+  auto &Options = cl::getRegisteredOptions();
+  auto It = Options.find("enable-ipra");
+  ASSERT_NE(It, Options.end());
+  ASSERT_FALSE(It->second->addOccurrence(0, "enable-ipra", "true"));
+  EXPECT_TRUE(ipraEnabledInProcess());
+  EXPECT_TRUE(limitIPRAToLocalCalls(M));
+  EXPECT_FALSE(ipraEnabledInProcess());
+  It->second->reset();
 }
 
 namespace {
