@@ -148,9 +148,10 @@ bool usesUnwindConstants(const LinkCandidateSpec &S) {
 }
 
 bool usesPlugin(const LinkCandidateSpec &S) {
-  return llvm::any_of(S.Pipeline, [](const std::string &St) {
-    return StringRef(St).contains("smartcc-");
-  });
+  // (-enable-ipra brings the plugin's guard, extraLinkerArgs below.)
+  return enablesIPRA(S.LLVMArgs) || llvm::any_of(S.Pipeline, [](const std::string &St) {
+           return StringRef(St).contains("smartcc-");
+         });
 }
 
 // The LTO optimization level of clang's link (-plugin-opt=O2 from clang's driver at -Oz/-Os;
@@ -196,8 +197,7 @@ std::vector<std::string> extraLinkerArgs(const LinkCandidateSpec &S, bool Thin, 
     Pipeline.insert(Pipeline.begin(), ("smartcc-replay-optimized<" + Replay + ">").str());
   else if (S.AfterLTOPipeline && !Pipeline.empty()) // empty: lld's own pipeline, as clang's
     Pipeline.insert(Pipeline.begin(), "lto<O" + std::to_string(Level) + ">");
-  if (!Replay.empty() || usesPlugin(S) ||
-      llvm::any_of(Pipeline, [](StringRef St) { return St.contains("smartcc-"); }))
+  if (!Replay.empty() || usesPlugin(S))
     Out.push_back("--load-pass-plugin=" + ltoPluginPath());
   if (!Pipeline.empty()) {
     std::string Passes;

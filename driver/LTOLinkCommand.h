@@ -40,7 +40,8 @@ std::string ltoPluginPath();
 // code generation, whose added code bytes it then reports.
 bool usesUnwindConstants(const LinkCandidateSpec &S);
 
-// Whether the candidate's pipeline names a pass of the plugin.
+// Whether the candidate needs the plugin: its pipeline names a pass of it, or it turns IPRA on
+// (whose guard is the plugin's smartcc-ipra-local-calls).
 bool usesPlugin(const LinkCandidateSpec &S);
 
 // The LTO optimization level of clang's link, 2 when none is given.

@@ -211,20 +211,33 @@ struct Figures {
   double fraction() const { return Oracle > 0 ? Saved / Oracle : 0; }
 };
 
+// One function's row: the best-scoring allocator from From on (the first on ties), and what
+// trying every allocator saves there (-min(0, D) over the allocators other than the reference).
+struct RowChoice {
+  int64_t Best;
+  float Oracle;
+};
+template <typename Row>
+RowChoice choiceOf(const Row &S, const Row &D, int64_t Allocators, int64_t From) {
+  RowChoice C{From, 0};
+  for (int64_t A = From + 1; A < Allocators; ++A)
+    if (S[A] > S[C.Best])
+      C.Best = A;
+  float Min = 0;
+  for (int64_t A = 1; A < Allocators; ++A)
+    Min = std::min(Min, D[A]);
+  C.Oracle = -Min;
+  return C;
+}
+
 Figures evaluate(const torch::Tensor &Scores, const torch::Tensor &D, double Margin) {
   Figures F;
   auto S = Scores.accessor<float, 2>();
   auto Dd = D.accessor<float, 2>();
   for (int64_t I = 0; I < Scores.size(0); ++I) {
     ++F.Functions;
-    int64_t Best = 0;
-    float Min = 0;
-    for (int64_t A = 1; A < Scores.size(1); ++A) {
-      if (S[I][A] > S[I][Best])
-        Best = A;
-      Min = std::min(Min, Dd[I][A]);
-    }
-    F.Oracle += -Min;
+    const auto [Best, Oracle] = choiceOf(S[I], Dd[I], Scores.size(1), 0);
+    F.Oracle += Oracle;
     if (Best != 0 && S[I][Best] - S[I][0] > Margin) {
       ++F.Moved;
       F.Saved += -Dd[I][Best];
@@ -243,16 +256,9 @@ Figures evaluateProposals(const torch::Tensor &Scores, const torch::Tensor &D,
   auto Dd = D.accessor<float, 2>();
   for (int64_t I = 0; I < Scores.size(0); ++I) {
     ++F.Functions;
-    int64_t Best = 1;
-    float Min = 0;
-    for (int64_t A = 1; A < Scores.size(1); ++A) {
-      if (S[I][A] > S[I][Best])
-        Best = A;
-      Min = std::min(Min, Dd[I][A]);
-    }
-    if (Fixed)
-      Best = *Fixed;
-    F.Oracle += -Min;
+    const RowChoice C = choiceOf(S[I], Dd[I], Scores.size(1), 1);
+    const int64_t Best = Fixed ? *Fixed : C.Best;
+    F.Oracle += C.Oracle;
     if (Dd[I][Best] < 0) {
       ++F.Moved;
       F.Saved += -Dd[I][Best];
@@ -284,14 +290,8 @@ ModuleFigures evaluateModules(const Table &T, const torch::Tensor &Scores,
     double Reference = 0, Mix = 0, Whole = 0;
     size_t Kept = 0;
     for (size_t I = Row; I != Row + Count; ++I) {
-      int64_t Best = 1;
-      float Min = 0;
-      for (int64_t A = 1; A < Scores.size(1); ++A) {
-        if (S[I][A] > S[I][Best])
-          Best = A;
-        Min = std::min(Min, Dd[I][A]);
-      }
-      F.Oracle += -Min;
+      const auto [Best, Oracle] = choiceOf(S[I], Dd[I], Scores.size(1), 1);
+      F.Oracle += Oracle;
       Reference += T.ReferenceBytes[I];
       Whole += -Dd[I][Best];
       if (Dd[I][Best] < 0) {
@@ -304,12 +304,13 @@ ModuleFigures evaluateModules(const Table &T, const torch::Tensor &Scores,
       continue;
     ++F.ExtraCodegens;
     Whole = std::max(Whole, 0.0);
+    // (Every proposal kept or none: the whole object is the mix.)
     const bool Partial = Kept != 0 && Kept != Count;
     if (Partial && Mix - Whole >= double(Gates.MinMixGainBytes)) {
       ++F.ExtraCodegens;
       F.Saved += Mix;
     } else {
-      F.Saved += Partial ? Whole : Mix;
+      F.Saved += Whole;
     }
   }
   return F;

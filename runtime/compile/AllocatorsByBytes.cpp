@@ -236,19 +236,13 @@ Expected<BytesAllocation> allocateByProposals(Module &M, const AllocatorModel &M
   if (R.FunctionsMoved != 0 && R.Plan.ByFunction.size() != Proposed.ByFunction.size() &&
       MixGain - std::max<int64_t>(WholeGain, 0) < int64_t(Gates.MinMixGainBytes)) {
     // The mix would save little over the better whole object: that one ships instead of a
-    // third code generation.
+    // third code generation (every proposal or none, below).
     R.Stopped = BytesAllocation::StoppedAt::SmallMixGain;
-    if (WholeGain <= 0) {
+    if (WholeGain > 0)
+      R.Plan.ByFunction = Proposed.ByFunction;
+    else
       R.Plan.ByFunction.clear();
-      R.FunctionsMoved = 0;
-      R.Object = std::move(First);
-      return R;
-    }
-    R.Plan.ByFunction = Proposed.ByFunction;
     R.FunctionsMoved = R.Plan.ByFunction.size();
-    if (Error E = keepMixIfSmaller(std::move(Second), std::move(First), R))
-      return std::move(E);
-    return R;
   }
   // Every proposal kept: the second object is the mix already.
   if (R.FunctionsMoved != 0 && R.Plan.ByFunction.size() == Proposed.ByFunction.size()) {

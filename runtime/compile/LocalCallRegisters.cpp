@@ -1,7 +1,7 @@
 #include "runtime/compile/LocalCallRegisters.h"
+#include "runtime/support/ScopedLLVMOptions.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/IR/Module.h"
-#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Target/CGPassBuilderOption.h"
 
@@ -21,9 +21,7 @@ bool hasPatchableEntries(const Module &M) {
 bool limitIPRAToLocalCalls(Module &M) {
   if (hasPatchableEntries(M) && ipraEnabledInProcess()) {
     // LLVM's option, set as -mllvm would (the code generation reads it when it starts).
-    auto &Options = cl::getRegisteredOptions();
-    auto It = Options.find("enable-ipra");
-    if (It == Options.end() || It->second->addOccurrence(0, "enable-ipra", "false"))
+    if (!setLLVMOption("enable-ipra", "false"))
       report_fatal_error("smartcc: LLVM has no -enable-ipra");
     return true;
   }

@@ -13,6 +13,11 @@ void resetLLVMOptionsNamedIn(const std::vector<std::string> &Args) {
       O->reset();
 }
 
+bool setLLVMOption(const std::string &Name, const std::string &Value) {
+  cl::Option *O = cl::getRegisteredOptions().lookup(Name);
+  return O && !O->addOccurrence(0, Name, Value);
+}
+
 ScopedLLVMOptions::ScopedLLVMOptions(const std::vector<std::string> &Args) : Args(Args) {
   if (Args.empty())
     return;

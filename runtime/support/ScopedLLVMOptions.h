@@ -11,6 +11,11 @@ namespace smartcc {
 // following parse of them is not a second occurrence.
 void resetLLVMOptionsNamedIn(const std::vector<std::string> &Args);
 
+// Sets one option (as -mllvm -Name=Value would) for the rest of the process: for a pass that
+// decides an option of the code generation after it (runtime/compile/SizeCodegen.h,
+// LocalCallRegisters.h). False if LLVM has no such option or refuses the value.
+bool setLLVMOption(const std::string &Name, const std::string &Value);
+
 class ScopedLLVMOptions {
 public:
   explicit ScopedLLVMOptions(const std::vector<std::string> &Args);

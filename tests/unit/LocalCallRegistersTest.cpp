@@ -4,10 +4,10 @@
 // The code it makes is tested end to end in tests/lit/lto/ipra-local-calls.test.
 #include "driver/LTOLinkCommand.h"
 #include "runtime/compile/LocalCallRegisters.h"
+#include "runtime/support/ScopedLLVMOptions.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/LLVMContext.h"
-#include "llvm/Support/CommandLine.h"
 #include "llvm/IR/Module.h"
 #include <gtest/gtest.h>
 
@@ -47,14 +47,12 @@ TEST(LocalCallRegisters, PatchableEntriesTurnIPRAOff) {
   EXPECT_FALSE(hasPatchableEntries(M));
   F->addFnAttr("fentry-call", "true");
   EXPECT_TRUE(hasPatchableEntries(M));
-  auto &Options = cl::getRegisteredOptions();
-  auto It = Options.find("enable-ipra");
-  ASSERT_NE(It, Options.end());
-  ASSERT_FALSE(It->second->addOccurrence(0, "enable-ipra", "true"));
+  ASSERT_TRUE(setLLVMOption("enable-ipra", "true"));
   EXPECT_TRUE(ipraEnabledInProcess());
   EXPECT_TRUE(limitIPRAToLocalCalls(M));
   EXPECT_FALSE(ipraEnabledInProcess());
-  It->second->reset();
+  resetLLVMOptionsNamedIn({"-enable-ipra"});
+  EXPECT_FALSE(setLLVMOption("no-such-option-anywhere", "1"));
 }
 
 namespace {
@@ -80,6 +78,7 @@ TEST(LocalCallRegisters, LinkCandidatesGetTheGuard) {
   std::vector<std::string> Args = extraLinkerArgs(S, /*Thin=*/false, 2, "");
   EXPECT_EQ(passesOf(Args), "lto<O2>,smartcc-ipra-local-calls");
   EXPECT_TRUE(loadsPlugin(Args));
+  EXPECT_TRUE(usesPlugin(S)); // (so a link without the plugin does not run it)
   // After the candidate's optimization, before the allocators' planning.
   S.AfterLTOPipeline = true;
   S.Pipeline = {"smartcc-function-attr<no-jump-tables=true>", "smartcc-allocators<proposed>"};
@@ -96,4 +95,5 @@ TEST(LocalCallRegisters, LinkCandidatesGetTheGuard) {
   Args = extraLinkerArgs(S, false, 2, "");
   EXPECT_EQ(passesOf(Args), "");
   EXPECT_FALSE(loadsPlugin(Args));
+  EXPECT_FALSE(usesPlugin(S));
 }
