@@ -5,6 +5,7 @@
 #include "driver/CC1Entry.h"
 #include "driver/HarvestGcc.h"
 #include "driver/HarvestTargets.h"
+#include "driver/InlineSymbolsLink.h"
 #include "driver/LTOLink.h"
 #include "driver/LinkerFront.h"
 #include "driver/ProgramName.h"
@@ -292,7 +293,10 @@ int runDriver(SmallVector<const char *, 256> Args, const Config &Cfg) {
     TimerGroup::printAll(errs());
     TimerGroup::clearAll();
   }
-  finishLTOLink(std::move(OwnedLink), Res == 0 && !IsCrash, CompilationMillis);
+  const bool Owned =
+      finishLTOLink(std::move(OwnedLink), Res == 0 && !IsCrash, CompilationMillis);
+  if (Res == 0 && !IsCrash && !Owned)
+    localizeInlineSymbols(*C, Cfg);
   if (Res == 0 && !IsCrash) {
     recordGccSize(HarvestArgs, *C, Cfg);
     harvestForOtherTargets(HarvestArgs, *C, Cfg);

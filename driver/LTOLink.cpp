@@ -500,20 +500,21 @@ LTOLinkHandle beginLTOLink(const Compilation &C, const Config &Cfg, ArrayRef<con
   return H;
 }
 
-void finishLTOLink(LTOLinkHandle H, bool Succeeded, double BaselineMillis) {
+bool finishLTOLink(LTOLinkHandle H, bool Succeeded, double BaselineMillis) {
   if (!H.L)
-    return;
+    return false;
   OwnedLTOLink &L = *H.L;
   if (!L.Owned) {
     if (Succeeded && L.Reason != "not_lto" && L.Reason != "no_link")
       addCounters(L.Cfg, {{"link.passthrough." + L.Reason, 1}});
-    return;
+    return false;
   }
   if (!Succeeded)
-    return; // H's destructor stops the candidates started beside clang's link
+    return true; // H's destructor stops the candidates started beside clang's link
   if (!L.Prepared)
     L.prepare();
   L.finish(BaselineMillis);
+  return true;
 }
 
 } // namespace smartcc

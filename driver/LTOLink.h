@@ -38,7 +38,8 @@ LTOLinkHandle beginLTOLink(const clang::driver::Compilation &C, const Config &Cf
 
 // After clang's jobs: when they succeeded, measures clang's link (BaselineMillis is how long
 // the command took), runs the remaining candidates within link_time and ships the smallest;
-// when they failed, stops the candidates. Nothing for a link smartcc does not own.
-void finishLTOLink(LTOLinkHandle H, bool Succeeded, double BaselineMillis);
+// when they failed, stops the candidates. Nothing for a link smartcc does not own. Returns
+// whether smartcc owned C's link.
+bool finishLTOLink(LTOLinkHandle H, bool Succeeded, double BaselineMillis);
 
 } // namespace smartcc

@@ -16,11 +16,6 @@ using namespace clang::driver;
 
 namespace smartcc {
 
-namespace {
-
-// The static libraries the user names with -l that -L folders of the command hold (the
-// project's own libraries; a shared library found first in a folder is the one the linker
-// takes). System folders are not searched: their libraries are not the build's.
 std::vector<std::string> userLibraries(const Compilation &C) {
   std::vector<std::string> Found;
   std::vector<std::string> Dirs = C.getArgs().getAllArgValues(clang::options::OPT_L);
@@ -56,8 +51,6 @@ bool relocatable(const opt::ArgStringList &Args) {
       return true;
   return false;
 }
-
-} // namespace
 
 const Command *wholeProgramLink(const Compilation &C, const Config &Cfg,
                                 ArrayRef<const char *> Argv, WholeProgramCommand &WP,

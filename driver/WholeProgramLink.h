@@ -33,6 +33,14 @@ struct WholeProgramCommand {
   const clang::driver::Command *Link = nullptr;
 };
 
+// The static libraries the user names with -l that -L folders of C's command hold (the
+// project's own libraries; a shared library found first in a folder is the one the linker
+// takes). System folders are not searched: their libraries are not the build's.
+std::vector<std::string> userLibraries(const clang::driver::Compilation &C);
+
+// Whether linker arguments ask for a relocatable link (-r and its spellings).
+bool relocatable(const llvm::opt::ArgStringList &Args);
+
 // The user's link job of C (a command that only links), when smartcc makes it whole-program;
 // otherwise null, with the reason (a passthrough counter's name, "" when not worth counting).
 // Argv: the command line clang's driver parsed into C. Level: the -O level of the link

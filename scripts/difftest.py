@@ -119,9 +119,14 @@ MODES = {
     # every link candidate run (link_time lifted), the shipped link is what runs.
     "whole-program": (["-Oz", "--smartcc-link-time=0"], "x86_64"),
     "a64-whole-program": (["-Oz", "--smartcc-link-time=0"], "aarch64"),
+    # The same without whole-program links (the per-TU path): a program's shared library is
+    # linked with the weak C++ functions no other module needs hidden where that is smaller
+    # (`local_inline_symbols`, driver/InlineSymbolsLink.h).
+    "per-tu-library": (["-Oz", "--smartcc-whole-program=false"], "x86_64"),
+    "a64-per-tu-library": (["-Oz", "--smartcc-whole-program=false"], "aarch64"),
 }
 # Modes that compile each source by itself and link the objects with smartcc.
-SEPARATE_MODES = {"whole-program", "a64-whole-program"}
+SEPARATE_MODES = {"whole-program", "a64-whole-program", "per-tu-library", "a64-per-tu-library"}
 # Modes whose product is a link, not an object: built by smartcc straight to the executable
 # even with --every-candidate (a candidate link's output is not saved).
 DIRECT_MODES = {"lto", "lto-iro", "lto-sink-iro", "a64-lto", "a64-lto-late-iro",
@@ -134,7 +139,7 @@ SMOKE_MODES = ["default", "library", "os", "regalloc-o2", "inliner", "a64", "a64
 # The smoke's C++ share: SMOKE_GXX g++.dg tests (the first ones clang++-22 -O0 builds and runs,
 # which are eh/ tests) and every hand-written exception program, in these modes.
 SMOKE_CXX_MODES = ["default", "lto-shared-unwind", "a64-lto", "a64-lto-shared-unwind",
-                   "a64-whole-program"]
+                   "a64-whole-program", "per-tu-library"]
 SMOKE_GXX = 6
 LIFTED_BUDGET = ["--smartcc-candidate-budget=0"]
 BROKEN_H = """/* difftest --self-check: a deliberately wrong "compiler" (scripts/difftest.py). */

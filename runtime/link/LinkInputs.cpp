@@ -113,11 +113,6 @@ std::string fatSectionGap(MemoryBufferRef File) {
 
 } // namespace
 
-namespace {
-
-// Calls Visit on every file among Inputs and every member of those that are archives (with the
-// file's path, and the member's name or empty), until Visit returns false. Files that are
-// missing or unreadable are skipped: lld reports them.
 void forEachInputFile(ArrayRef<std::string> Inputs,
                       function_ref<bool(MemoryBufferRef File, file_magic Magic,
                                         StringRef Path, StringRef Member)>
@@ -157,8 +152,6 @@ void forEachInputFile(ArrayRef<std::string> Inputs,
     consumeError(std::move(Err));
   }
 }
-
-} // namespace
 
 std::string fatBitcodeGap(ArrayRef<std::string> Inputs) {
   std::string Found;

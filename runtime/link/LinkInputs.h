@@ -4,11 +4,21 @@
 #pragma once
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/BinaryFormat/Magic.h"
+#include "llvm/ADT/StringRef.h"
 #include "llvm/Support/MemoryBufferRef.h"
 #include <cstdint>
 #include <string>
 
 namespace smartcc {
+
+// Calls Visit on every file among Inputs and every member of those that are archives (with the
+// file's path, and the member's name or empty), until Visit returns false. Files that are
+// missing or unreadable are skipped: lld reports them.
+void forEachInputFile(llvm::ArrayRef<std::string> Inputs,
+                      llvm::function_ref<bool(llvm::MemoryBufferRef File, llvm::file_magic Magic,
+                                              llvm::StringRef Path, llvm::StringRef Member)>
+                          Visit);
 
 // Calls Visit on every bitcode module among Inputs (files, and the members of archives whether
 // or not the link pulls them in). Files that are missing (a library lld finds on its search

@@ -1,0 +1,3 @@
+#define NO_EXTERN_BOX
+#include "shared.h"
+long libBox(long V) { return Box<long>{V}.get() + thrice(1); }

@@ -1,0 +1,2 @@
+#include "shared.h"
+template struct Box<long>;
