@@ -6,15 +6,20 @@
 #include "runtime/link/LoaderView.h"
 #include "runtime/measure/SizeMeasurer.h"
 #include "runtime/observe/SideOutputs.h"
+#include "clang/Basic/Diagnostic.h"
+#include "clang/Basic/DiagnosticOptions.h"
+#include "clang/Driver/Driver.h"
 #include "clang/Driver/InputInfo.h"
 #include "clang/Driver/Job.h"
 #include "clang/Driver/Tool.h"
+#include "clang/Driver/ToolChain.h"
 #include "clang/Options/Options.h"
 #include "llvm/Option/ArgList.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 #include <map>
 
@@ -78,9 +83,46 @@ std::optional<uint64_t> sizeOf(MemoryBufferRef File, const Config &Cfg) {
   return metricValue(Size->Size, 0, Cfg.SizeMetric);
 }
 
+// The link job clang's driver makes of Argv with Extra appended, as plain strings (executable
+// first); empty if it makes something else. The same command as the user's but for Extra:
+// crt files, libraries and search paths are clang's own for that command.
+std::vector<std::string> clangLinkWith(const Compilation &C, ArrayRef<const char *> Argv,
+                                       ArrayRef<const char *> Extra) {
+  std::vector<const char *> All(Argv.begin(), Argv.end());
+  All.insert(All.end(), Extra.begin(), Extra.end());
+  const Driver &D = C.getDriver();
+  clang::DiagnosticOptions DiagOpts;
+  clang::DiagnosticsEngine Diags(clang::DiagnosticIDs::create(), DiagOpts,
+                                 new clang::IgnoringDiagConsumer());
+  Driver TheDriver(D.ClangExecutable, D.getTargetTriple(), Diags, "clang LLVM compiler",
+                   vfs::getRealFileSystem());
+  TheDriver.setTargetAndMode(ToolChain::getTargetAndModeFromProgramName(Argv[0]));
+  std::unique_ptr<Compilation> Other(TheDriver.BuildCompilation(All));
+  if (!Other || Other->containsError() || Diags.hasErrorOccurred() ||
+      Other->getJobs().size() != 1 || !Other->getJobs().begin()->getCreator().isLinkJob())
+    return {};
+  const Command &Job = *Other->getJobs().begin();
+  std::vector<std::string> Cmd{Job.getExecutable()};
+  for (const char *A : Job.getArguments())
+    Cmd.push_back(A);
+  return Cmd;
+}
+
+// One link of the library with the copies.
+struct Relink {
+  const char *Name; // as counted: won.NAME
+  std::vector<std::string> Cmd;
+  std::string Temp;
+  sys::ProcessInfo PI;
+  std::unique_ptr<MemoryBuffer> Out;
+  std::optional<uint64_t> Size;
+  std::string Note; // why it cannot ship, "" if it can
+};
+
 } // namespace
 
-void localizeInlineSymbols(const Compilation &C, const Config &Cfg) {
+void localizeInlineSymbols(const Compilation &C, const Config &Cfg,
+                           ArrayRef<const char *> Argv) {
   if (!Cfg.LocalInlineSymbols)
     return;
   std::string Reason;
@@ -107,105 +149,137 @@ void localizeInlineSymbols(const Compilation &C, const Config &Cfg) {
 
   // Copies of the objects that define them, in a folder of smartcc's own.
   SmallString<128> Dir;
-  if (std::error_code EC = sys::fs::createUniqueDirectory("smartcc-inline", Dir)) {
+  if (sys::fs::createUniqueDirectory("smartcc-inline", Dir)) {
     count(Cfg, "failed");
     return;
   }
-  std::map<std::string, std::string> CopyOf;
+  std::map<std::string, std::string, std::less<>> CopyOf;
   unsigned Hidden = 0;
-  bool Failed = false;
-  for (size_t K = 0; K < Scan.Objects.size() && !Failed; ++K) {
+  bool Copied = true;
+  for (size_t K = 0; K < Scan.Objects.size() && Copied; ++K) {
     const std::string &Path = Scan.Objects[K];
     SmallString<128> Copy(Dir);
     sys::path::append(Copy, std::to_string(K) + "-" + sys::path::filename(Path).str());
     ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
-    if (!Buf) {
-      Failed = true;
-      break;
-    }
-    Expected<unsigned> N = writeWithHiddenSymbols((*Buf)->getMemBufferRef(), Scan.Names, Copy);
+    Expected<unsigned> N = Buf ? writeWithHiddenSymbols((*Buf)->getMemBufferRef(), Scan.Names, Copy)
+                               : Expected<unsigned>(errorCodeToError(Buf.getError()));
     if (!N) {
       consumeError(N.takeError());
-      Failed = true;
+      Copied = false;
       break;
     }
     Hidden += *N;
     CopyOf[Path] = std::string(Copy);
   }
 
-  // The same command, its objects' copies in, its output beside the user's (one file system:
-  // the shipped image is renamed over it).
-  const std::string Temp = Output + ".smartcc-inline";
-  std::vector<std::string> Cmd{Link->getExecutable()};
-  for (size_t K = 0; K < LinkArgs.size(); ++K) {
-    StringRef A = LinkArgs[K];
-    auto It = CopyOf.find(A.str());
-    if (K > 0 && StringRef(LinkArgs[K - 1]) == "-o")
-      Cmd.push_back(Temp);
-    else
-      Cmd.push_back(It == CopyOf.end() ? A.str() : It->second);
+  // Two links of the copies, each into a file beside the output (one file system: the
+  // shipped image is renamed over it): the user's command as it is, and the same command
+  // linked by lld with identical code folding (--icf=safe: only functions whose address no
+  // object marks significant, .llvm_addrsig), which now reaches the hidden functions: an
+  // exported one may be interposed, and lld folds none of those. Template instantiations
+  // for types of one layout (deque<T*>'s map functions for three T) compile to one body.
+  // lld accepts a version script naming symbols the library does not define only with
+  // --undefined-version (the whole-program link's rule, driver/WholeProgramLink.cpp).
+  std::vector<Relink> Links;
+  Links.push_back({"same_linker", {Link->getExecutable()}, Output + ".smartcc-inline", {}, {}, {}, ""});
+  for (const char *A : LinkArgs)
+    Links[0].Cmd.push_back(A);
+  const bool UserLinker = C.getArgs().hasArg(clang::options::OPT_ld_path_EQ) ||
+                          (C.getArgs().hasArg(clang::options::OPT_fuse_ld_EQ) &&
+                           !StringRef(C.getArgs().getLastArgValue(clang::options::OPT_fuse_ld_EQ))
+                                .starts_with("lld"));
+  if (!UserLinker) {
+    std::vector<std::string> Folded = clangLinkWith(
+        C, Argv, {"-fuse-ld=lld", "-Wl,--icf=safe", "-Wl,--undefined-version"});
+    if (!Folded.empty())
+      Links.push_back({"lld_icf", std::move(Folded), Output + ".smartcc-inline-icf", {}, {},
+                       {}, ""});
   }
-  std::string Outcome = "failed", Note;
-  std::optional<uint64_t> Before, After;
-  if (!Failed) {
+  for (Relink &L : Links) {
+    for (size_t K = 1; K < L.Cmd.size(); ++K) {
+      if (L.Cmd[K - 1] == "-o")
+        L.Cmd[K] = L.Temp;
+      else if (auto It = CopyOf.find(L.Cmd[K]); It != CopyOf.end())
+        L.Cmd[K] = It->second;
+    }
+    if (!Copied)
+      continue;
     std::string Err;
-    sys::ProcessInfo PI = spawnQuiet(Cmd, std::nullopt, Err);
-    int Status = -1;
-    if (PI.Pid != sys::ProcessInfo::InvalidPid) {
-      sys::ProcessInfo Done = sys::Wait(PI, LinkSeconds, &Err);
-      Status = Done.ReturnCode;
-      if (Done.Pid == 0) { // still running
-        sys::Wait(PI, 0);
-        Status = -1;
-      }
-    }
-    ErrorOr<std::unique_ptr<MemoryBuffer>> Base = MemoryBuffer::getFile(Output);
-    ErrorOr<std::unique_ptr<MemoryBuffer>> Cand =
-        Status == 0 ? MemoryBuffer::getFile(Temp) : std::make_error_code(std::errc::io_error);
-    if (Base)
-      Before = sizeOf((*Base)->getMemBufferRef(), Cfg);
-    if (Cand)
-      After = sizeOf((*Cand)->getMemBufferRef(), Cfg);
-    if (Status != 0) {
-      Note = "the link failed";
-    } else if (!Before || !After) {
-      Note = "cannot measure the images";
-    } else if (*After >= *Before) {
-      Outcome = "kept", Note = "not smaller";
-    } else {
-      Expected<LoaderView> BaseView = readLoaderView((*Base)->getMemBufferRef());
-      Expected<LoaderView> CandView = readLoaderView((*Cand)->getMemBufferRef());
-      if (!BaseView || !CandView) {
-        Note = "cannot read the loader's view";
-        if (!BaseView)
-          consumeError(BaseView.takeError());
-        if (!CandView)
-          consumeError(CandView.takeError());
-      } else if (std::string D = loaderViewDifference(*BaseView, *CandView); !D.empty()) {
-        Outcome = "refused", Note = "loader view: " + D;
-      } else {
-        Base->reset(); // the file is replaced under it
-        Cand->reset();
-        if (sys::fs::rename(Temp, Output))
-          Note = "cannot replace the output";
-        else
-          Outcome = "won";
-      }
-    }
-  } else {
-    Note = "cannot copy the objects";
+    L.PI = spawnQuiet(L.Cmd, std::nullopt, Err);
   }
-  sys::fs::remove(Temp);
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Base = MemoryBuffer::getFile(Output);
+  std::optional<uint64_t> Before = Base ? sizeOf((*Base)->getMemBufferRef(), Cfg) : std::nullopt;
+  Expected<LoaderView> BaseView =
+      Base ? readLoaderView((*Base)->getMemBufferRef())
+           : Expected<LoaderView>(createStringError("cannot read the output"));
+  Relink *Best = nullptr;
+  for (Relink &L : Links) {
+    if (!Copied) {
+      L.Note = "cannot copy the objects";
+      continue;
+    }
+    if (L.PI.Pid == sys::ProcessInfo::InvalidPid) {
+      L.Note = "cannot start the link";
+      continue;
+    }
+    std::string Err;
+    sys::ProcessInfo Done = sys::Wait(L.PI, LinkSeconds, &Err);
+    if (Done.Pid == 0) { // still running
+      sys::Wait(L.PI, 0);
+      L.Note = "the link took too long";
+      continue;
+    }
+    if (Done.ReturnCode != 0) {
+      L.Note = "the link failed";
+      continue;
+    }
+    ErrorOr<std::unique_ptr<MemoryBuffer>> Out = MemoryBuffer::getFile(L.Temp);
+    if (Out)
+      L.Size = sizeOf((*Out)->getMemBufferRef(), Cfg);
+    if (!Before || !L.Size) {
+      L.Note = "cannot measure the images";
+      continue;
+    }
+    if (*L.Size >= *Before) {
+      L.Note = "not smaller";
+      continue;
+    }
+    Expected<LoaderView> View = readLoaderView((*Out)->getMemBufferRef());
+    if (!BaseView || !View) {
+      L.Note = "cannot read the loader's view";
+      if (View)
+        continue;
+      consumeError(View.takeError());
+      continue;
+    }
+    if (std::string D = loaderViewDifference(*BaseView, *View); !D.empty()) {
+      L.Note = "loader view: " + D;
+      continue;
+    }
+    if (!Best || *L.Size < *Best->Size)
+      Best = &L;
+  }
+  if (!BaseView)
+    consumeError(BaseView.takeError());
+  Base = std::make_error_code(std::errc::io_error); // unmapped before the output is replaced
+  std::string Outcome = Best ? "won." + std::string(Best->Name) : "kept";
+  if (Best && sys::fs::rename(Best->Temp, Output))
+    Outcome = "failed", Best = nullptr;
+  for (Relink &L : Links)
+    sys::fs::remove(L.Temp);
   for (const auto &[Path, Copy] : CopyOf)
     sys::fs::remove(Copy);
   sys::fs::remove(Dir);
   count(Cfg, Outcome);
   if (Verbose) {
     errs() << "smartcc: inline symbols: " << Scan.Names.size() << " weak C++ functions in "
-           << Scan.Objects.size() << " objects hidden (" << Hidden << " definitions); ";
-    if (Before && After)
-      errs() << "image " << *Before << " -> " << *After << " bytes; ";
-    errs() << (Outcome == "won" ? "shipped" : Outcome + (Note.empty() ? "" : ": " + Note))
+           << Scan.Objects.size() << " objects hidden (" << Hidden << " definitions); image "
+           << (Before ? std::to_string(*Before) : std::string("?"));
+    for (const Relink &L : Links)
+      errs() << ", " << L.Name << " "
+             << (L.Size ? std::to_string(*L.Size) : std::string("-"))
+             << (L.Note.empty() ? "" : " (" + L.Note + ")");
+    errs() << "; " << (Best ? std::string("shipped ") + Best->Name : std::string("kept the user's"))
            << "\n";
   }
 }

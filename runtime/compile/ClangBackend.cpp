@@ -1,4 +1,5 @@
 #include "runtime/compile/ClangBackend.h"
+#include "runtime/compile/AddressSignificance.h"
 #include "clang/CodeGen/BackendUtil.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "llvm/IR/Module.h"
@@ -23,6 +24,8 @@ bool emitWithClangBackend(clang::CompilerInstance &CI, llvm::Module &M, EmitKind
   CG.StackUsageOutput = StackUsageCapture;
   std::string UserStackUsage = std::exchange(CI.getCodeGenOpts().StackUsageOutput,
                                              StackUsageCapture);
+  if (CG.Addrsig)
+    markUncomparedFunctions(M);
   unsigned ErrorsBefore = CI.getDiagnostics().getNumErrors();
   clang::emitBackendOutput(CI, CG, M.getDataLayoutStr(), &M,
                            Kind == EmitKind::Object ? clang::Backend_EmitObj

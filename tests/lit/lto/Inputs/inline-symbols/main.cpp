@@ -14,5 +14,10 @@ int main() {
   Box<long> B{41};
   std::printf("Box<long>::get = %ld, libBox = %ld, twice(4) = %d\n", B.get(), libBox(1),
               twice(4));
+  int I = 7;
+  long L = 8;
+  int *IP = &I;
+  long *LP = &L;
+  std::printf("firstInt = %d, firstLong = %ld\n", *firstInt(&IP), *firstLong(&LP));
   return 0;
 }

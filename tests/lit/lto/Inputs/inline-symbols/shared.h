@@ -28,7 +28,12 @@ template <class T> struct Box {
 extern template struct Box<long>;
 #endif
 
+// One body for two types: once hidden, lld's identical code folding keeps one of the two.
+template <class T> [[gnu::noinline]] T *firstOf(T **V) { return V[0]; }
+
 int libA(int X);
+int *firstInt(int **V);
+long *firstLong(long **V);
 int libB(int X);
 long libBox(long V);
 int (*libThrice())(int);
