@@ -5,8 +5,8 @@
 #include "driver/CC1Entry.h"
 #include "driver/HarvestGcc.h"
 #include "driver/HarvestTargets.h"
-#include "driver/InlineSymbolsLink.h"
 #include "driver/LTOLink.h"
+#include "driver/PerTULink.h"
 #include "driver/LinkerFront.h"
 #include "driver/ProgramName.h"
 #include "driver/SmartccArgs.h"
@@ -296,7 +296,7 @@ int runDriver(SmallVector<const char *, 256> Args, const Config &Cfg) {
   const bool Owned =
       finishLTOLink(std::move(OwnedLink), Res == 0 && !IsCrash, CompilationMillis);
   if (Res == 0 && !IsCrash && !Owned)
-    localizeInlineSymbols(*C, Cfg, Args);
+    relinkPerTU(*C, Cfg, Args);
   if (Res == 0 && !IsCrash) {
     recordGccSize(HarvestArgs, *C, Cfg);
     harvestForOtherTargets(HarvestArgs, *C, Cfg);

@@ -121,7 +121,7 @@ MODES = {
     "a64-whole-program": (["-Oz", "--smartcc-link-time=0"], "aarch64"),
     # The same without whole-program links (the per-TU path): a program's shared library is
     # linked with the weak C++ functions no other module needs hidden where that is smaller
-    # (`local_inline_symbols`, driver/InlineSymbolsLink.h).
+    # (`per_tu_links`, driver/PerTULink.h).
     "per-tu-library": (["-Oz", "--smartcc-whole-program=false"], "x86_64"),
     "a64-per-tu-library": (["-Oz", "--smartcc-whole-program=false"], "aarch64"),
 }

@@ -7,7 +7,7 @@
 // only in pipelines that run it: the agent's pass sequences and other candidates' pipelines
 // may not, and their objects then list every called function, so a library linked from them
 // keeps two identical template instantiations apart where clang's objects let lld fold them
-// (driver/InlineSymbolsLink.h). Only the section, which no image contains, changes.
+// (driver/PerTULink.h). Only the section, which no image contains, changes.
 #pragma once
 
 namespace llvm {

@@ -95,7 +95,7 @@ struct Config {
   bool LTOLinks = true;                    // own -flto links at size levels (driver/LTOLink.h)
   bool FatObjects = true;                  // objects carry their bitcode (runtime/compile/FatObject.h)
   bool WholeProgram = true;                // plain links made whole-program (driver/WholeProgramLink.h)
-  bool LocalInlineSymbols = true;          // other shared libraries' links hide weak C++ functions (driver/InlineSymbolsLink.h)
+  bool PerTULinks = true;                  // other plain links: lld with ICF, libraries' weak C++ functions hidden (driver/PerTULink.h)
   bool UnwindConstants = true;             // x86-64 constants by mov where unwind tables cost (runtime/compile/UnwindAwareConstants.h)
   bool SizeCodegen = true;                 // x86-64 candidates' code generation options for size (runtime/compile/SizeCodegen.h)
   std::vector<std::string> LinkCandidates; // link candidates tried, in order

@@ -1,6 +1,6 @@
 // difftest C++ program inline-library (docs/difftest.md): the library's interface, with inline
 // functions and templates both modules instantiate. Linked per TU, smartcc hides the library's
-// copies of those nobody else needs (driver/InlineSymbolsLink.h); the program keeps its own.
+// copies of those nobody else needs (driver/PerTULink.h); the program keeps its own.
 #pragma once
 #include <map>
 #include <stdexcept>

@@ -1,8 +1,9 @@
-#include "driver/InlineSymbolsLink.h"
+#include "driver/PerTULink.h"
 #include "driver/LTOLinkCommand.h"
 #include "driver/OwnedLTOLink.h"
 #include "driver/WholeProgramLink.h"
 #include "runtime/link/InlineSymbols.h"
+#include "runtime/link/LinkInputs.h"
 #include "runtime/link/LoaderView.h"
 #include "runtime/measure/SizeMeasurer.h"
 #include "runtime/observe/SideOutputs.h"
@@ -33,8 +34,8 @@ namespace {
 // A link that takes this long is not a library's link of its own objects: stopped.
 constexpr unsigned LinkSeconds = 300;
 
-// The link job this applies to (a shared library, linked alone at a size level), or null
-// with why not ("" when not worth counting).
+// The link job this applies to (an executable or a shared library, linked alone at a size
+// level), or null with why not ("" when not worth counting).
 const Command *eligibleLink(const Compilation &C, const Config &Cfg, std::string &Reason) {
   const opt::ArgList &Args = C.getArgs();
   if (Args.hasArg(clang::options::OPT__HASH_HASH_HASH) ||
@@ -50,14 +51,12 @@ const Command *eligibleLink(const Compilation &C, const Config &Cfg, std::string
   if (O && Level != "Oz" && Level != "Os")
     return nullptr;
   const opt::ArgStringList &LinkArgs = Job.getArguments();
-  if (!llvm::is_contained(LinkArgs, StringRef("-shared")))
-    return nullptr; // an executable exports none of them
   if (!Level.empty() && !Cfg.takesOver(Level)) {
     Reason = "level_not_enabled";
     return nullptr;
   }
   if (relocatable(LinkArgs))
-    return nullptr;
+    return nullptr; // its output is an input of another link
   std::string Output = linkOutput(LinkArgs);
   if (Output.empty() || Output == "-")
     return nullptr;
@@ -70,7 +69,7 @@ const Command *eligibleLink(const Compilation &C, const Config &Cfg, std::string
 }
 
 void count(const Config &Cfg, const std::string &What) {
-  addCounters(Cfg, {{"link.inline_symbols." + What, 1}});
+  addCounters(Cfg, {{"link.per_tu." + What, 1}});
 }
 
 // The image size of a linked file by the configured metric, or None.
@@ -121,9 +120,9 @@ struct Relink {
 
 } // namespace
 
-void localizeInlineSymbols(const Compilation &C, const Config &Cfg,
+void relinkPerTU(const Compilation &C, const Config &Cfg,
                            ArrayRef<const char *> Argv) {
-  if (!Cfg.LocalInlineSymbols)
+  if (!Cfg.PerTULinks)
     return;
   std::string Reason;
   const Command *Link = eligibleLink(C, Cfg, Reason);
@@ -141,15 +140,39 @@ void localizeInlineSymbols(const Compilation &C, const Config &Cfg,
       Inputs.push_back(I.getFilename());
   for (std::string &Library : userLibraries(C))
     Inputs.push_back(std::move(Library));
-  InlineSymbolScan Scan = scanInlineSymbols(Inputs);
-  if (Scan.Names.empty()) {
-    count(Cfg, "passthrough." + Scan.Refusal);
+  // A size-level build's link: some input is one of smartcc's objects at that level (they
+  // carry bitcode). Pure bitcode among the inputs makes the user's link an LTO link, which
+  // lld's would not repeat.
+  if (!bitcodeInputBytes(Inputs, /*FatSections=*/true))
+    return;
+  if (bitcodeInputBytes(Inputs)) {
+    count(Cfg, "passthrough.bitcode_input");
+    return;
+  }
+  const bool Shared = llvm::is_contained(LinkArgs, StringRef("-shared"));
+  InlineSymbolScan Scan;
+  if (Shared)
+    Scan = scanInlineSymbols(Inputs);
+  const bool Hide = !Scan.Names.empty();
+  // lld replaces the user's linker unless the user named another (or a path), or the link
+  // follows a linker script: GNU ld and lld read scripts differently where no loader would
+  // notice (load addresses of initialized data in firmware).
+  const opt::ArgList &Args = C.getArgs();
+  const bool OtherLinker =
+      Args.hasArg(clang::options::OPT_ld_path_EQ) ||
+      (Args.hasArg(clang::options::OPT_fuse_ld_EQ) &&
+       !StringRef(Args.getLastArgValue(clang::options::OPT_fuse_ld_EQ)).starts_with("lld"));
+  const bool Script = llvm::any_of(LinkArgs, [](StringRef A) {
+    return A.starts_with("-T") || A.starts_with("--script");
+  });
+  if (!Hide && (OtherLinker || Script)) {
+    count(Cfg, std::string("passthrough.") + (OtherLinker ? "user_linker" : "linker_script"));
     return;
   }
 
   // Copies of the objects that define them, in a folder of smartcc's own.
   SmallString<128> Dir;
-  if (sys::fs::createUniqueDirectory("smartcc-inline", Dir)) {
+  if (Hide && sys::fs::createUniqueDirectory("smartcc-hidden", Dir)) {
     count(Cfg, "failed");
     return;
   }
@@ -172,28 +195,31 @@ void localizeInlineSymbols(const Compilation &C, const Config &Cfg,
     CopyOf[Path] = std::string(Copy);
   }
 
-  // Two links of the copies, each into a file beside the output (one file system: the
-  // shipped image is renamed over it): the user's command as it is, and the same command
-  // linked by lld with identical code folding (--icf=safe: only functions whose address no
-  // object marks significant, .llvm_addrsig), which now reaches the hidden functions: an
-  // exported one may be interposed, and lld folds none of those. Template instantiations
-  // for types of one layout (deque<T*>'s map functions for three T) compile to one body.
-  // lld accepts a version script naming symbols the library does not define only with
+  // The links, each into a file beside the output (one file system: the shipped image is
+  // renamed over it): the user's command on the copies, and clang's same command linked by
+  // lld with identical code folding (--icf=safe: only functions whose address no object marks
+  // significant, .llvm_addrsig), on the copies too, where folding reaches the hidden functions
+  // (lld folds no exported one: it could be interposed). Template instantiations for types of
+  // one layout (deque<T*>'s map functions for three T) compile to one body. lld also lays out
+  // a smaller image than GNU ld for many small programs (its .eh_frame, PLT and padding). It
+  // accepts a version script naming symbols the program does not define only with
   // --undefined-version (the whole-program link's rule, driver/WholeProgramLink.cpp).
   std::vector<Relink> Links;
-  Links.push_back({"same_linker", {Link->getExecutable()}, Output + ".smartcc-inline", {}, {}, {}, ""});
-  for (const char *A : LinkArgs)
-    Links[0].Cmd.push_back(A);
-  const bool UserLinker = C.getArgs().hasArg(clang::options::OPT_ld_path_EQ) ||
-                          (C.getArgs().hasArg(clang::options::OPT_fuse_ld_EQ) &&
-                           !StringRef(C.getArgs().getLastArgValue(clang::options::OPT_fuse_ld_EQ))
-                                .starts_with("lld"));
-  if (!UserLinker) {
+  if (Hide) {
+    Links.push_back({"hidden", {Link->getExecutable()}, Output + ".smartcc-hidden", {}, {}, {},
+                     ""});
+    for (const char *A : LinkArgs)
+      Links[0].Cmd.push_back(A);
+  }
+  if (!OtherLinker && !Script) {
     std::vector<std::string> Folded = clangLinkWith(
         C, Argv, {"-fuse-ld=lld", "-Wl,--icf=safe", "-Wl,--undefined-version"});
     if (!Folded.empty())
-      Links.push_back({"lld_icf", std::move(Folded), Output + ".smartcc-inline-icf", {}, {},
-                       {}, ""});
+      Links.push_back({"lld_icf", std::move(Folded), Output + ".smartcc-lld", {}, {}, {}, ""});
+  }
+  if (Links.empty()) {
+    count(Cfg, "failed");
+    return;
   }
   for (Relink &L : Links) {
     for (size_t K = 1; K < L.Cmd.size(); ++K) {
@@ -269,11 +295,12 @@ void localizeInlineSymbols(const Compilation &C, const Config &Cfg,
     sys::fs::remove(L.Temp);
   for (const auto &[Path, Copy] : CopyOf)
     sys::fs::remove(Copy);
-  sys::fs::remove(Dir);
+  if (Hide)
+    sys::fs::remove(Dir);
   count(Cfg, Outcome);
   if (Verbose) {
-    errs() << "smartcc: inline symbols: " << Scan.Names.size() << " weak C++ functions in "
-           << Scan.Objects.size() << " objects hidden (" << Hidden << " definitions); image "
+    errs() << "smartcc: per-TU link: " << Scan.Names.size() << " weak C++ functions hidden in "
+           << Scan.Objects.size() << " objects (" << Hidden << " definitions); image "
            << (Before ? std::to_string(*Before) : std::string("?"));
     for (const Relink &L : Links)
       errs() << ", " << L.Name << " "

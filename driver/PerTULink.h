@@ -1,0 +1,24 @@
+// Plain links of executables and shared libraries that smartcc does not make whole-program
+// (setting `per_tu_links`: whole_program off, or a link that rule leaves as asked,
+// wp_partial_bitcode, wp_user_no_lto, ...; an owned link's LTO decides all this itself).
+// After the user's link, up to two links of the same command run in parallel:
+// - a shared library's objects copied with the weak C++ functions no other module needs
+//   hidden (runtime/link/InlineSymbols.h), linked by the user's linker;
+// - the same objects (hidden where that applies) linked by lld with identical code folding.
+// The smallest image replaces the user's only if it is strictly smaller and the loader sees
+// the same program but for weak C++ exports (runtime/link/LoaderView.h: the rule
+// whole-program links ship by, where LLVM's LTO hides the same functions, and whose lld link
+// replaces the user's linker the same way).
+#pragma once
+#include "runtime/config/Config.h"
+#include "clang/Driver/Compilation.h"
+#include "llvm/ADT/ArrayRef.h"
+
+namespace smartcc {
+
+// After C's jobs succeeded, when smartcc did not own its link (Argv: the command line C was
+// built from).
+void relinkPerTU(const clang::driver::Compilation &C, const Config &Cfg,
+                           llvm::ArrayRef<const char *> Argv);
+
+} // namespace smartcc
