@@ -1,4 +1,5 @@
 #include "driver/CC1Entry.h"
+#include "runtime/compile/EpiloguePops.h"
 #include "runtime/compile/UnwindAwareConstants.h"
 #include "driver/Eligibility.h"
 #include "runtime/observe/SideOutputs.h"
@@ -101,6 +102,7 @@ int runCC1(ArrayRef<const char *> Args, const Config &Cfg, CC1Mode Mode) {
   // Code generation passes that candidates ask for by function attribute (clang's own
   // output carries none and is left as clang builds it).
   registerUnwindAwareConstants();
+  registerEpiloguePops();
   auto PCHOps = std::make_shared<clang::PCHContainerOperations>();
   PCHOps->registerWriter(std::make_unique<clang::ObjectFilePCHContainerWriter>());
   PCHOps->registerReader(std::make_unique<clang::ObjectFilePCHContainerReader>());

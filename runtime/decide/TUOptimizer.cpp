@@ -1,6 +1,7 @@
 #include "runtime/decide/TUOptimizer.h"
 #include "runtime/measure/StackSizeWarnings.h"
 #include "runtime/compile/UnwindAwareConstants.h"
+#include "runtime/compile/EpiloguePops.h"
 #include "runtime/compile/SizeCodegen.h"
 #include "runtime/compile/FatObject.h"
 #include "runtime/candidates/AgentCandidates.h"
@@ -260,11 +261,17 @@ std::vector<CandidateSpec> TUOptimizer::sizeCandidates(Module &M, StringRef Trip
   if (Cfg.SizeCodegen && (Triple.starts_with("x86_64") || Triple.starts_with("aarch64")) &&
       Cfg.candidatesAreDefault()) {
     const std::vector<std::string> Args = sizeCodegenLLVMArgs(hasLandingPads(M));
-    for (CandidateSpec &S : Specs)
-      if (!S.Mix)
-        for (const std::string &A : Args)
-          if (!llvm::is_contained(S.LLVMArgs, A))
-            S.LLVMArgs.push_back(A);
+    const std::pair<std::string, std::string> Pops(EpiloguePopsAttr, "true");
+    for (CandidateSpec &S : Specs) {
+      if (S.Mix)
+        continue;
+      for (const std::string &A : Args)
+        if (!llvm::is_contained(S.LLVMArgs, A))
+          S.LLVMArgs.push_back(A);
+      // x86-64's epilogues free the alignment slot by a pop (runtime/compile/EpiloguePops.h).
+      if (Triple.starts_with("x86_64") && !llvm::is_contained(S.FunctionAttrs, Pops))
+        S.FunctionAttrs.push_back(Pops);
+    }
   }
   // With -S or the IR metric, clang's own output says nothing about its object size or IR,
   // so a replica of clang's pipeline measures the baseline (proven byte-identical by tests).

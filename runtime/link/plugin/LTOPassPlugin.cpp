@@ -48,6 +48,7 @@
 #include "runtime/link/plugin/LinkAllocators.h"
 #include "runtime/link/plugin/OptimizedModuleReplay.h"
 #include "runtime/link/plugin/SharedUnwind.h"
+#include "runtime/compile/EpiloguePops.h"
 #include "runtime/compile/UnwindAwareConstants.h"
 #include "runtime/compile/LocalCallRegisters.h"
 #include "runtime/compile/SizeCodegen.h"
@@ -144,6 +145,8 @@ bool parseFunctionAttr(StringRef Name, ModulePassManager &MPM) {
   // code generation.
   if (Key == smartcc::UnwindConstantsAttr)
     smartcc::registerUnwindAwareConstants();
+  if (Key == smartcc::EpiloguePopsAttr)
+    smartcc::registerEpiloguePops();
   return true;
 }
 
