@@ -107,7 +107,15 @@ std::vector<std::string> clangLinkWith(const Compilation &C, ArrayRef<const char
   return Cmd;
 }
 
-// One link of the library with the copies.
+// A name beside Output for a link's image, unpredictable as the owned links' are
+// (driver/LTOLink.cpp): a source tree cannot plant a link there that a linker would follow.
+std::string tempBeside(StringRef Output, StringRef Tag) {
+  SmallString<256> Temp;
+  sys::fs::createUniquePath(Output + "-smartcc-" + Tag + "-%%%%%%%%.tmp", Temp, false);
+  return std::string(Temp);
+}
+
+// One link of the program (the objects' copies where functions are hidden).
 struct Relink {
   const char *Name; // as counted: won.NAME
   std::vector<std::string> Cmd;
@@ -120,8 +128,7 @@ struct Relink {
 
 } // namespace
 
-void relinkPerTU(const Compilation &C, const Config &Cfg,
-                           ArrayRef<const char *> Argv) {
+void relinkPerTU(const Compilation &C, const Config &Cfg, ArrayRef<const char *> Argv) {
   if (!Cfg.PerTULinks)
     return;
   std::string Reason;
@@ -203,13 +210,13 @@ void relinkPerTU(const Compilation &C, const Config &Cfg,
   // one layout (deque<T*>'s map functions for three T) compile to one body. lld also lays out
   // a smaller image than GNU ld for many small programs (its .eh_frame, PLT and padding), and
   // at -O2 merges a string into another that ends with it (sections the compiler marked
-  // mergeable: libserd's library 48 bytes smaller). It
-  // accepts a version script naming symbols the program does not define only with
-  // --undefined-version (the whole-program link's rule, driver/WholeProgramLink.cpp).
+  // mergeable: libserd's library 48 bytes smaller). It accepts a version script naming
+  // symbols the program does not define only with --undefined-version (the whole-program
+  // link's rule, driver/WholeProgramLink.cpp).
   std::vector<Relink> Links;
   if (Hide) {
-    Links.push_back({"hidden", {Link->getExecutable()}, Output + ".smartcc-hidden", {}, {}, {},
-                     ""});
+    Links.push_back({"hidden", {Link->getExecutable()}, tempBeside(Output, "hidden"), {}, {},
+                     {}, ""});
     for (const char *A : LinkArgs)
       Links[0].Cmd.push_back(A);
   }
@@ -217,7 +224,8 @@ void relinkPerTU(const Compilation &C, const Config &Cfg,
     std::vector<std::string> Folded = clangLinkWith(
         C, Argv, {"-fuse-ld=lld", "-Wl,--icf=safe", "-Wl,-O2", "-Wl,--undefined-version"});
     if (!Folded.empty())
-      Links.push_back({"lld_icf", std::move(Folded), Output + ".smartcc-lld", {}, {}, {}, ""});
+      Links.push_back(
+          {"lld_icf", std::move(Folded), tempBeside(Output, "lld"), {}, {}, {}, ""});
   }
   if (Links.empty()) {
     count(Cfg, "failed");
