@@ -20,8 +20,9 @@
 // 2026-11-29): the late outliner without jump tables ships 1.0244 never-worse geomean against
 // clang -Oz with them (181 TUs smaller, 38 larger), 1.0053 without; before the last two
 // options 1.0157. On 300 AArch64 training TUs clang's optimized module code-generated with
-// them ships 1.0167 (177 smaller, 40 larger; without IPRA 1.0143). At links the same options lead x86-64's
-// link list (policies/candidates.toml). A candidate still ships only when strictly smaller.
+// them ships 1.0167 (177 smaller, 40 larger; without IPRA 1.0143). At links the same options lead
+// x86-64's link list and AArch64's (policies/candidates.toml). A candidate still ships only when
+// strictly smaller.
 #pragma once
 #include "llvm/IR/PassManager.h"
 #include <string>
