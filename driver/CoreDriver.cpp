@@ -296,7 +296,7 @@ int runDriver(SmallVector<const char *, 256> Args, const Config &Cfg) {
   const bool Owned =
       finishLTOLink(std::move(OwnedLink), Res == 0 && !IsCrash, CompilationMillis);
   if (Res == 0 && !IsCrash && !Owned)
-    relinkPerTU(*C, Cfg, Args);
+    relinkPerTU(*C, Cfg, Args, CompilationMillis);
   if (Res == 0 && !IsCrash) {
     recordGccSize(HarvestArgs, *C, Cfg);
     harvestForOtherTargets(HarvestArgs, *C, Cfg);

@@ -22,6 +22,8 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/raw_ostream.h"
+#include <chrono>
+#include <cmath>
 #include <map>
 
 using namespace llvm;
@@ -30,9 +32,6 @@ using namespace clang::driver;
 namespace smartcc {
 
 namespace {
-
-// A link that takes this long is not a library's link of its own objects: stopped.
-constexpr unsigned LinkSeconds = 300;
 
 // The link job this applies to (an executable or a shared library, linked alone at a size
 // level), or null with why not ("" when not worth counting).
@@ -128,7 +127,8 @@ struct Relink {
 
 } // namespace
 
-void relinkPerTU(const Compilation &C, const Config &Cfg, ArrayRef<const char *> Argv) {
+void relinkPerTU(const Compilation &C, const Config &Cfg, ArrayRef<const char *> Argv,
+                 double BaselineMillis) {
   if (!Cfg.PerTULinks)
     return;
   std::string Reason;
@@ -231,6 +231,12 @@ void relinkPerTU(const Compilation &C, const Config &Cfg, ArrayRef<const char *>
     count(Cfg, "failed");
     return;
   }
+  // Their time together, as an owned link's candidates': link_time percent of the user's link
+  // (at least LinkAllowanceFloorMs), or timeout_ms when link_time is 0.
+  const double AllowanceMs =
+      Cfg.LinkTime ? std::max(LinkAllowanceFloorMs, BaselineMillis * Cfg.LinkTime / 100.0)
+                   : static_cast<double>(Cfg.TimeoutMs);
+  const auto Start = std::chrono::steady_clock::now();
   for (Relink &L : Links) {
     for (size_t K = 1; K < L.Cmd.size(); ++K) {
       if (L.Cmd[K - 1] == "-o")
@@ -259,10 +265,13 @@ void relinkPerTU(const Compilation &C, const Config &Cfg, ArrayRef<const char *>
       continue;
     }
     std::string Err;
-    sys::ProcessInfo Done = sys::Wait(L.PI, LinkSeconds, &Err);
-    if (Done.Pid == 0) { // still running
-      sys::Wait(L.PI, 0);
-      L.Note = "the link took too long";
+    const double LeftMs = std::max(0.0, AllowanceMs - millisSince(Start));
+    // Whole seconds, at least one (sys::Wait's unit; a link that ends sooner returns sooner);
+    // when they run out the link is killed.
+    sys::ProcessInfo Done =
+        sys::Wait(L.PI, std::max(1u, static_cast<unsigned>(std::ceil(LeftMs / 1000.0))), &Err);
+    if (Done.Pid != L.PI.Pid) {
+      L.Note = "out of link_time";
       continue;
     }
     if (Done.ReturnCode != 0) {

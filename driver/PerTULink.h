@@ -17,8 +17,9 @@
 namespace smartcc {
 
 // After C's jobs succeeded, when smartcc did not own its link (Argv: the command line C was
-// built from).
+// built from; BaselineMillis: how long the user's link took). The links have link_time
+// percent of that together, as an owned link's candidates do.
 void relinkPerTU(const clang::driver::Compilation &C, const Config &Cfg,
-                           llvm::ArrayRef<const char *> Argv);
+                 llvm::ArrayRef<const char *> Argv, double BaselineMillis);
 
 } // namespace smartcc
