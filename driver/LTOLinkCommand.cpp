@@ -76,6 +76,15 @@ std::string sideOutputBesidesMap(const opt::ArgStringList &Args) {
   return "";
 }
 
+std::string commandLevel(const opt::ArgList &Args) {
+  const opt::Arg *O = Args.getLastArg(clang::options::OPT_O_Group);
+  if (!O)
+    return "";
+  if (O->getOption().matches(clang::options::OPT_O))
+    return std::string("O") + O->getValue();
+  return O->getOption().getName().str();
+}
+
 // The lld link job of an -flto compilation at a size level, or null (with the reason).
 const Command *ownedLink(const Compilation &C, const Config &Cfg, std::string &Reason,
                          std::string &Level) {
@@ -84,9 +93,7 @@ const Command *ownedLink(const Compilation &C, const Config &Cfg, std::string &R
     Reason = "not_lto";
     return nullptr;
   }
-  const opt::Arg *O = C.getArgs().getLastArg(clang::options::OPT_O_Group);
-  Level = O && O->getOption().matches(clang::options::OPT_O) ? std::string("O") + O->getValue()
-                                                              : "";
+  Level = commandLevel(C.getArgs());
   if (Level != "Oz" && Level != "Os") {
     Reason = "not_size_level";
     return nullptr;

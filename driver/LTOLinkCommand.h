@@ -15,6 +15,10 @@ namespace smartcc {
 const clang::driver::Command *ownedLink(const clang::driver::Compilation &C, const Config &Cfg,
                                         std::string &Reason, std::string &Level);
 
+// The -O level of a command as the option's name without its dash ("Oz", "O2", "O0",
+// "Ofast"), "" when it has none.
+std::string commandLevel(const llvm::opt::ArgList &Args);
+
 // Whether a linker argument writes files besides the output or prints to stdout (a map file,
 // save-temps, --version, ...): a repeated link would write or print it again.
 bool writesSideOutput(llvm::StringRef A);

@@ -76,7 +76,7 @@ struct OwnedLTOLink {
   bool Owned = false;
   std::string Reason; // why not owned (Link null)
   bool WholeProgram = false;
-  WholeProgramCommand WP;
+  ClangLinkCommand WP;
   const clang::driver::Command *UserLink = nullptr;
   // Whole-program: the baseline's loader view is what every candidate must show
   // (runtime/link/LoaderView.h); the shared-unwind candidates are checked against the

@@ -7,20 +7,14 @@
 #include "runtime/link/LoaderView.h"
 #include "runtime/measure/SizeMeasurer.h"
 #include "runtime/observe/SideOutputs.h"
-#include "clang/Basic/Diagnostic.h"
-#include "clang/Basic/DiagnosticOptions.h"
-#include "clang/Driver/Driver.h"
-#include "clang/Driver/InputInfo.h"
 #include "clang/Driver/Job.h"
 #include "clang/Driver/Tool.h"
-#include "clang/Driver/ToolChain.h"
 #include "clang/Options/Options.h"
 #include "llvm/Option/ArgList.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
-#include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 #include <chrono>
 #include <cmath>
@@ -43,11 +37,8 @@ const Command *eligibleLink(const Compilation &C, const Config &Cfg, std::string
   const Command &Job = *C.getJobs().begin();
   if (!Job.getCreator().isLinkJob())
     return nullptr;
-  const opt::Arg *O = Args.getLastArg(clang::options::OPT_O_Group);
-  std::string Level = O && O->getOption().matches(clang::options::OPT_O)
-                          ? std::string("O") + O->getValue()
-                          : "";
-  if (O && Level != "Oz" && Level != "Os")
+  const std::string Level = commandLevel(Args);
+  if (!Level.empty() && Level != "Oz" && Level != "Os")
     return nullptr;
   const opt::ArgStringList &LinkArgs = Job.getArguments();
   if (!Level.empty() && !Cfg.takesOver(Level)) {
@@ -81,31 +72,6 @@ std::optional<uint64_t> sizeOf(MemoryBufferRef File, const Config &Cfg) {
   return metricValue(Size->Size, 0, Cfg.SizeMetric);
 }
 
-// The link job clang's driver makes of Argv with Extra appended, as plain strings (executable
-// first); empty if it makes something else. The same command as the user's but for Extra:
-// crt files, libraries and search paths are clang's own for that command.
-std::vector<std::string> clangLinkWith(const Compilation &C, ArrayRef<const char *> Argv,
-                                       ArrayRef<const char *> Extra) {
-  std::vector<const char *> All(Argv.begin(), Argv.end());
-  All.insert(All.end(), Extra.begin(), Extra.end());
-  const Driver &D = C.getDriver();
-  clang::DiagnosticOptions DiagOpts;
-  clang::DiagnosticsEngine Diags(clang::DiagnosticIDs::create(), DiagOpts,
-                                 new clang::IgnoringDiagConsumer());
-  Driver TheDriver(D.ClangExecutable, D.getTargetTriple(), Diags, "clang LLVM compiler",
-                   vfs::getRealFileSystem());
-  TheDriver.setTargetAndMode(ToolChain::getTargetAndModeFromProgramName(Argv[0]));
-  std::unique_ptr<Compilation> Other(TheDriver.BuildCompilation(All));
-  if (!Other || Other->containsError() || Diags.hasErrorOccurred() ||
-      Other->getJobs().size() != 1 || !Other->getJobs().begin()->getCreator().isLinkJob())
-    return {};
-  const Command &Job = *Other->getJobs().begin();
-  std::vector<std::string> Cmd{Job.getExecutable()};
-  for (const char *A : Job.getArguments())
-    Cmd.push_back(A);
-  return Cmd;
-}
-
 // A name beside Output for a link's image, unpredictable as the owned links' are
 // (driver/LTOLink.cpp): a source tree cannot plant a link there that a linker would follow.
 std::string tempBeside(StringRef Output, StringRef Tag) {
@@ -120,7 +86,6 @@ struct Relink {
   std::vector<std::string> Cmd;
   std::string Temp;
   sys::ProcessInfo PI;
-  std::unique_ptr<MemoryBuffer> Out;
   std::optional<uint64_t> Size;
   std::string Note; // why it cannot ship, "" if it can
 };
@@ -141,12 +106,7 @@ void relinkPerTU(const Compilation &C, const Config &Cfg, ArrayRef<const char *>
   const bool Verbose = C.getArgs().hasArg(clang::options::OPT_v);
   const opt::ArgStringList &LinkArgs = Link->getArguments();
   const std::string Output = linkOutput(LinkArgs);
-  std::vector<std::string> Inputs;
-  for (const InputInfo &I : Link->getInputInfos())
-    if (I.isFilename())
-      Inputs.push_back(I.getFilename());
-  for (std::string &Library : userLibraries(C))
-    Inputs.push_back(std::move(Library));
+  const std::vector<std::string> Inputs = linkInputFiles(C, *Link);
   // A size-level build's link: some input is one of smartcc's objects at that level (they
   // carry bitcode). Pure bitcode among the inputs makes the user's link an LTO link, which
   // lld's would not repeat.
@@ -216,16 +176,19 @@ void relinkPerTU(const Compilation &C, const Config &Cfg, ArrayRef<const char *>
   std::vector<Relink> Links;
   if (Hide) {
     Links.push_back({"hidden", {Link->getExecutable()}, tempBeside(Output, "hidden"), {}, {},
-                     {}, ""});
+                     ""});
     for (const char *A : LinkArgs)
       Links[0].Cmd.push_back(A);
   }
-  if (!OtherLinker && !Script) {
-    std::vector<std::string> Folded = clangLinkWith(
-        C, Argv, {"-fuse-ld=lld", "-Wl,--icf=safe", "-Wl,-O2", "-Wl,--undefined-version"});
-    if (!Folded.empty())
-      Links.push_back(
-          {"lld_icf", std::move(Folded), tempBeside(Output, "lld"), {}, {}, {}, ""});
+  ClangLinkCommand Folded;
+  if (!OtherLinker && !Script &&
+      clangLinkWith(C, Argv,
+                    {"-fuse-ld=lld", "-Wl,--icf=safe", "-Wl,-O2", "-Wl,--undefined-version"},
+                    Folded)) {
+    Links.push_back({"lld_icf", {Folded.Link->getExecutable()}, tempBeside(Output, "lld"), {},
+                     {}, ""});
+    for (const char *A : Folded.Link->getArguments())
+      Links.back().Cmd.push_back(A);
   }
   if (Links.empty()) {
     count(Cfg, "failed");
@@ -292,9 +255,8 @@ void relinkPerTU(const Compilation &C, const Config &Cfg, ArrayRef<const char *>
     Expected<LoaderView> View = readLoaderView((*Out)->getMemBufferRef());
     if (!BaseView || !View) {
       L.Note = "cannot read the loader's view";
-      if (View)
-        continue;
-      consumeError(View.takeError());
+      if (!View)
+        consumeError(View.takeError());
       continue;
     }
     if (std::string D = loaderViewDifference(*BaseView, *View); !D.empty()) {

@@ -16,6 +16,8 @@ using namespace clang::driver;
 
 namespace smartcc {
 
+namespace {
+
 std::vector<std::string> userLibraries(const Compilation &C) {
   std::vector<std::string> Found;
   std::vector<std::string> Dirs = C.getArgs().getAllArgValues(clang::options::OPT_L);
@@ -45,6 +47,37 @@ std::vector<std::string> userLibraries(const Compilation &C) {
   return Found;
 }
 
+} // namespace
+
+std::vector<std::string> linkInputFiles(const Compilation &C, const Command &Link) {
+  std::vector<std::string> Inputs;
+  for (const InputInfo &I : Link.getInputInfos())
+    if (I.isFilename())
+      Inputs.push_back(I.getFilename());
+  for (std::string &Library : userLibraries(C))
+    Inputs.push_back(std::move(Library));
+  return Inputs;
+}
+
+bool clangLinkWith(const Compilation &C, ArrayRef<const char *> Argv,
+                   ArrayRef<const char *> Extra, ClangLinkCommand &Out) {
+  std::vector<const char *> All(Argv.begin(), Argv.end());
+  All.insert(All.end(), Extra.begin(), Extra.end());
+  const Driver &D = C.getDriver();
+  Out.DiagOpts = std::make_unique<clang::DiagnosticOptions>();
+  Out.Diags = std::make_unique<clang::DiagnosticsEngine>(
+      clang::DiagnosticIDs::create(), *Out.DiagOpts, new clang::IgnoringDiagConsumer());
+  Out.TheDriver = std::make_unique<Driver>(D.ClangExecutable, D.getTargetTriple(), *Out.Diags,
+                                           "clang LLVM compiler", vfs::getRealFileSystem());
+  Out.TheDriver->setTargetAndMode(ToolChain::getTargetAndModeFromProgramName(Argv[0]));
+  Out.C.reset(Out.TheDriver->BuildCompilation(All));
+  if (!Out.C || Out.C->containsError() || Out.Diags->hasErrorOccurred() ||
+      Out.C->getJobs().size() != 1 || !Out.C->getJobs().begin()->getCreator().isLinkJob())
+    return false;
+  Out.Link = &*Out.C->getJobs().begin();
+  return true;
+}
+
 bool relocatable(const opt::ArgStringList &Args) {
   for (StringRef A : Args)
     if (A == "-r" || A == "--relocatable" || A == "-i" || A == "-Ur")
@@ -53,18 +86,16 @@ bool relocatable(const opt::ArgStringList &Args) {
 }
 
 const Command *wholeProgramLink(const Compilation &C, const Config &Cfg,
-                                ArrayRef<const char *> Argv, WholeProgramCommand &WP,
+                                ArrayRef<const char *> Argv, ClangLinkCommand &WP,
                                 std::string &Reason, std::string &Level) {
   Reason.clear();
   if (!Cfg.WholeProgram)
     return nullptr;
   const opt::ArgList &Args = C.getArgs();
-  const opt::Arg *O = Args.getLastArg(clang::options::OPT_O_Group);
-  Level = O && O->getOption().matches(clang::options::OPT_O) ? std::string("O") + O->getValue()
-                                                              : "";
+  Level = commandLevel(Args);
   // A link command at another level (-O2 ...) is not a size build's, and -O0 not an
   // optimized one: not counted, as compiles at those levels are not.
-  if (O && Level != "Oz" && Level != "Os")
+  if (!Level.empty() && Level != "Oz" && Level != "Os")
     return nullptr;
   const Command *Link = nullptr;
   for (const Command &Job : C.getJobs())
@@ -107,12 +138,7 @@ const Command *wholeProgramLink(const Compilation &C, const Config &Cfg,
     Reason = "link_side_output";
     return nullptr;
   }
-  std::vector<std::string> Inputs;
-  for (const InputInfo &I : Link->getInputInfos())
-    if (I.isFilename())
-      Inputs.push_back(I.getFilename());
-  for (std::string &Library : userLibraries(C))
-    Inputs.push_back(std::move(Library));
+  const std::vector<std::string> Inputs = linkInputFiles(C, *Link);
   if (!bitcodeInputBytes(Inputs, /*FatSections=*/true)) {
     Reason = "wp_no_bitcode";
     return nullptr;
@@ -127,26 +153,10 @@ const Command *wholeProgramLink(const Compilation &C, const Config &Cfg,
   // clang's own -flto link of the same command, lld reading the objects' bitcode. A version
   // script may name symbols the program does not define: GNU ld, the baseline's linker,
   // accepts that, lld only with --undefined-version (zlib's zlib.map does).
-  std::vector<const char *> WPArgv(Argv.begin(), Argv.end());
-  for (const char *Extra :
-       {"-flto=full", "-fuse-ld=lld", "-Wl,--fat-lto-objects", "-Wl,--undefined-version"})
-    WPArgv.push_back(Extra);
-  const Driver &D = C.getDriver();
-  WP.DiagOpts = std::make_unique<clang::DiagnosticOptions>();
-  WP.Diags = std::make_unique<clang::DiagnosticsEngine>(
-      clang::DiagnosticIDs::create(), *WP.DiagOpts, new clang::IgnoringDiagConsumer());
-  WP.TheDriver = std::make_unique<Driver>(D.ClangExecutable, D.getTargetTriple(), *WP.Diags,
-                                          "clang LLVM compiler", vfs::getRealFileSystem());
-  WP.TheDriver->setTargetAndMode(ToolChain::getTargetAndModeFromProgramName(Argv[0]));
-  WP.C.reset(WP.TheDriver->BuildCompilation(WPArgv));
-  if (!WP.C || WP.C->containsError() || WP.Diags->hasErrorOccurred()) {
-    Reason = "wp_driver_error";
-    return nullptr;
-  }
-  for (const Command &Job : WP.C->getJobs())
-    if (Job.getCreator().isLinkJob())
-      WP.Link = &Job;
-  if (!WP.Link || WP.C->getJobs().size() != 1 ||
+  if (!clangLinkWith(C, Argv,
+                     {"-flto=full", "-fuse-ld=lld", "-Wl,--fat-lto-objects",
+                      "-Wl,--undefined-version"},
+                     WP) ||
       !sys::path::filename(WP.Link->getExecutable()).starts_with("ld.lld") ||
       linkOutput(WP.Link->getArguments()) != Output) {
     Reason = "wp_driver_error";

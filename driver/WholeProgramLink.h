@@ -24,8 +24,9 @@
 
 namespace smartcc {
 
-// clang's -flto form of a plain link command, kept alive while its link job is used.
-struct WholeProgramCommand {
+// A link command as clang's driver builds it from the user's with more arguments (the -flto
+// form of a plain link, ...), kept alive while its link job is used.
+struct ClangLinkCommand {
   std::unique_ptr<clang::DiagnosticOptions> DiagOpts;
   std::unique_ptr<clang::DiagnosticsEngine> Diags;
   std::unique_ptr<clang::driver::Driver> TheDriver;
@@ -33,10 +34,18 @@ struct WholeProgramCommand {
   const clang::driver::Command *Link = nullptr;
 };
 
-// The static libraries the user names with -l that -L folders of C's command hold (the
-// project's own libraries; a shared library found first in a folder is the one the linker
-// takes). System folders are not searched: their libraries are not the build's.
-std::vector<std::string> userLibraries(const clang::driver::Compilation &C);
+// clang's driver run again on Argv (the command line it parsed into C) with Extra appended:
+// the same command but for Extra, so crt files, libraries and search paths are clang's own for
+// it. True when that makes exactly one job, a link, then Out.Link.
+bool clangLinkWith(const clang::driver::Compilation &C, llvm::ArrayRef<const char *> Argv,
+                   llvm::ArrayRef<const char *> Extra, ClangLinkCommand &Out);
+
+// The files Link (C's link job) reads: its inputs, and the static libraries the user names
+// with -l that -L folders of C's command hold (the project's own libraries; a shared library
+// found first in a folder is the one the linker takes). System folders are not searched:
+// their libraries are not the build's.
+std::vector<std::string> linkInputFiles(const clang::driver::Compilation &C,
+                                        const clang::driver::Command &Link);
 
 // Whether linker arguments ask for a relocatable link (-r and its spellings).
 bool relocatable(const llvm::opt::ArgStringList &Args);
@@ -48,7 +57,7 @@ bool relocatable(const llvm::opt::ArgStringList &Args);
 const clang::driver::Command *wholeProgramLink(const clang::driver::Compilation &C,
                                                const Config &Cfg,
                                                llvm::ArrayRef<const char *> Argv,
-                                               WholeProgramCommand &WP, std::string &Reason,
+                                               ClangLinkCommand &WP, std::string &Reason,
                                                std::string &Level);
 
 } // namespace smartcc
