@@ -1,18 +1,14 @@
 #include "runtime/compile/EpiloguePops.h"
+#include "runtime/compile/AfterFrameLowering.h"
 #include "llvm/CodeGen/MachineFunction.h"
 #include "llvm/CodeGen/MachineFunctionPass.h"
 #include "llvm/CodeGen/MachineInstrBuilder.h"
-#include "llvm/CodeGen/Passes.h"
 #include "llvm/CodeGen/TargetInstrInfo.h"
-#include "llvm/CodeGen/TargetPassConfig.h"
 #include "llvm/CodeGen/TargetRegisterInfo.h"
 #include "llvm/CodeGen/TargetSubtargetInfo.h"
 #include "llvm/IR/Function.h"
-#include "llvm/Target/RegisterTargetPassConfigCallback.h"
 #include "llvm/Target/TargetMachine.h"
 #include <map>
-#include <memory>
-#include <mutex>
 
 using namespace llvm;
 
@@ -151,18 +147,8 @@ char EpiloguePops::ID = 0;
 } // namespace
 
 void registerEpiloguePops() {
-  static std::once_flag Once;
-  static std::unique_ptr<RegisterTargetPassConfigCallback> Registration;
-  std::call_once(Once, [] {
-    Registration = std::make_unique<RegisterTargetPassConfigCallback>(
-        [](TargetMachine &TM, PassManagerBase &, TargetPassConfig *Config) {
-          if (TM.getTargetTriple().getArch() != Triple::x86_64)
-            return;
-          // After frame lowering, which writes the epilogues.
-          Config->insertPass(&PrologEpilogCodeInserterID,
-                             IdentifyingPassPtr(new EpiloguePops()));
-        });
-  });
+  // After frame lowering, which writes the epilogues.
+  insertAfterX86FrameLowering([]() -> MachineFunctionPass * { return new EpiloguePops(); });
 }
 
 } // namespace smartcc

@@ -1,22 +1,18 @@
 #include "runtime/compile/UnwindAwareConstants.h"
+#include "runtime/compile/AfterFrameLowering.h"
 #include "llvm/CodeGen/MachineFunction.h"
 #include "llvm/CodeGen/MachineFunctionPass.h"
 #include "llvm/CodeGen/MachineInstrBuilder.h"
-#include "llvm/CodeGen/Passes.h"
 #include "llvm/CodeGen/TargetFrameLowering.h"
 #include "llvm/CodeGen/TargetInstrInfo.h"
-#include "llvm/CodeGen/TargetPassConfig.h"
 #include "llvm/CodeGen/TargetRegisterInfo.h"
 #include "llvm/CodeGen/TargetSubtargetInfo.h"
 #include "llvm/IR/Function.h"
-#include "llvm/Target/RegisterTargetPassConfigCallback.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 #include <atomic>
 #include <cstdlib>
-#include <memory>
-#include <mutex>
 
 using namespace llvm;
 
@@ -153,19 +149,10 @@ ScopedUnwindTradeSilence::~ScopedUnwindTradeSilence() { TradeSilenced = false; }
 unsigned long long takeUnwindConstantsCodeBytes() { return AddedCodeBytes.exchange(0); }
 
 void registerUnwindAwareConstants() {
-  static std::once_flag Once;
-  static std::unique_ptr<RegisterTargetPassConfigCallback> Registration;
-  std::call_once(Once, [] {
-    Registration = std::make_unique<RegisterTargetPassConfigCallback>(
-        [](TargetMachine &TM, PassManagerBase &, TargetPassConfig *Config) {
-          if (TM.getTargetTriple().getArch() != Triple::x86_64)
-            return;
-          // After frame lowering (whether the function keeps a frame pointer is known),
-          // before the post-RA pseudo expansion that would emit the push/pop pairs.
-          Config->insertPass(&PrologEpilogCodeInserterID,
-                             IdentifyingPassPtr(new UnwindAwareConstants()));
-        });
-  });
+  // After frame lowering (whether the function keeps a frame pointer is known), before the
+  // post-RA pseudo expansion that would emit the push/pop pairs.
+  insertAfterX86FrameLowering(
+      []() -> MachineFunctionPass * { return new UnwindAwareConstants(); });
 }
 
 } // namespace smartcc
