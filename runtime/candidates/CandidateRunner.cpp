@@ -1,4 +1,5 @@
 #include "runtime/candidates/CandidateRunner.h"
+#include "llvm/Support/xxhash.h"
 #include "runtime/compile/UnwindAwareConstants.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -189,13 +190,17 @@ void runCandidate(Module &Frontend, const CandidateSpec &Spec, const CandidateCo
   if (Spec.RegAlloc && (!Allocators.empty() || ByBytes.Model || Proposals))
     return Finish(Outcome::BadPipeline, "a register-allocation policy and allocators by bytes");
   if (!Allocators.empty() || Proposals) {
-    // The code the unwind-aware constants added, per code generation: the one whose object
-    // ships is what the code-for-unwind rule leaves out.
-    std::vector<std::pair<std::string, unsigned long long>> Trades;
+    // The code the unwind-aware constants added, per code generation (by its object's hash):
+    // the one whose object ships is what the code-for-unwind rule leaves out.
+    std::vector<std::pair<uint64_t, unsigned long long>> Trades;
+    auto Hash = [](ArrayRef<char> Bytes) {
+      return xxh3_64bits(ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Bytes.data()),
+                                           Bytes.size()));
+    };
     auto EmitObject = [&](Module &Mod, SmallVectorImpl<char> &Out) {
       takeUnwindConstantsCodeBytes();
       Error E = Emit(Mod, Out, EmitKind::Object);
-      Trades.emplace_back(std::string(Out.begin(), Out.end()), takeUnwindConstantsCodeBytes());
+      Trades.emplace_back(Hash(Out), takeUnwindConstantsCodeBytes());
       return E;
     };
     Expected<BytesAllocation> A = Proposals ? allocateByProposals(M, *Proposals, EmitObject)
@@ -203,8 +208,9 @@ void runCandidate(Module &Frontend, const CandidateSpec &Spec, const CandidateCo
     if (!A)
       return Finish(Outcome::CodegenFailed, toString(A.takeError()));
     Object = std::move(A->Object);
+    const uint64_t Shipped = Hash(Object);
     for (const auto &[Emitted, Trade] : Trades)
-      if (StringRef(Emitted) == StringRef(Object.data(), Object.size()))
+      if (Emitted == Shipped)
         R.UnwindTradeCode = Trade;
     ByBytes = std::move(A->Plan);
     R.StackWarnings.Count = UINT32_MAX; // several code generations, one object
