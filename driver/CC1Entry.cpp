@@ -5,7 +5,6 @@
 #include "runtime/observe/SideOutputs.h"
 #include "runtime/observe/Stats.h"
 #include "runtime/decide/TUOptimizer.h"
-#include "runtime/config/BuildInfo.h"
 #include "runtime/support/LLVMTargets.h"
 #include "clang/Basic/DiagnosticFrontend.h"
 #include "clang/CodeGen/ObjectFilePCHContainerWriter.h"
@@ -27,11 +26,6 @@
 using namespace llvm;
 
 namespace smartcc {
-
-std::string realClangPath() {
-  const char *Override = std::getenv("SMARTCC_CLANG");
-  return Override && *Override ? Override : SMARTCC_REAL_CLANG;
-}
 
 int runRealClangCC1(ArrayRef<const char *> Args, CC1Mode Mode) {
   std::string Clang = realClangPath();

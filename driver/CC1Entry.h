@@ -2,6 +2,7 @@
 // the TU optimizer wrapped around it when the job is eligible. Jobs that are not eligible go
 // to the real clang's cc1, so their behaviour is clang's by construction.
 #pragma once
+#include "runtime/config/ToolPaths.h"
 #include "runtime/config/Config.h"
 #include "llvm/ADT/ArrayRef.h"
 
@@ -23,8 +24,5 @@ bool isEligibleCC1(llvm::ArrayRef<const char *> Args, const Config &Cfg, std::st
 int runRealClangCC1(llvm::ArrayRef<const char *> Args, CC1Mode Mode);
 // Runs real clang with exactly these arguments (e.g. "-cc1as", ...); returns its exit status.
 int runRealClangTool(llvm::ArrayRef<const char *> Args);
-
-// The clang binary smartcc stands in for (SMARTCC_CLANG overrides the build-time path).
-std::string realClangPath();
 
 } // namespace smartcc

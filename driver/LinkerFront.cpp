@@ -27,17 +27,6 @@ namespace smartcc {
 
 namespace {
 
-// LLVM 22's ld.lld: beside the clang smartcc runs (its real path: /usr/bin/clang-22 is a link
-// into LLVM's bin folder).
-std::string realLinkerPath() {
-  SmallString<256> Clang;
-  if (sys::fs::real_path(realClangPath(), Clang))
-    Clang = realClangPath();
-  SmallString<256> Path(sys::path::parent_path(Clang));
-  sys::path::append(Path, "ld.lld");
-  return std::string(Path);
-}
-
 [[noreturn]] void execLinker(const std::string &Linker, int Argc, const char **Argv) {
   std::vector<const char *> Args{Linker.c_str()};
   Args.insert(Args.end(), Argv + 1, Argv + Argc);

@@ -26,6 +26,8 @@
 #include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
+#include "runtime/compile/SharedUnwind.h"
+#include "runtime/compile/SharedUnwindCodegen.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Transforms/Utils/Cloning.h"
@@ -150,6 +152,13 @@ void runCandidate(Module &Frontend, const CandidateSpec &Spec, const CandidateCo
   // user's -mllvm) only across calls that bind locally: runtime/compile/LocalCallRegisters.h.
   if (ipraEnabledInProcess())
     limitIPRAToLocalCalls(M);
+  // The frameless functions' shared unwind entry: the run at the end of the module, decided
+  // on machine code by the stages registered here (once per process).
+  if (Spec.SharedUnwind) {
+    ModuleAnalysisManager MAM;
+    SharedUnwindPass("").run(M, MAM);
+    registerSharedUnwindCodegenPasses();
+  }
   // Codegen rewrites the IR it runs on, so the assembly (if any) comes from a copy.
   std::unique_ptr<Module> ForAsm = Ctx.EmitAssembly ? CloneModule(M) : nullptr;
   SmallString<0> Object, Assembly;

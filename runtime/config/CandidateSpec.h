@@ -77,6 +77,10 @@ struct CandidateSpec {
   // model predicts for it. "builtin-proposals" or a path to a proposal model: checked
   // proposals (runtime/compile/AllocatorsByBytes.h, allocateByProposals). Empty: none.
   std::string AllocatorModel;
+  // One unwind entry for the TU's frameless functions (runtime/compile/SharedUnwind.h): the IR
+  // pass before code generation, its code-generation stages in it. The decision checks the
+  // object before it may ship (runtime/link/SharedUnwindObject.h).
+  bool SharedUnwind = false;
   // Stands for clang's own output where that output cannot be measured in the needed unit
   // (-S, the IR metric, the register-allocation cost): it is the baseline, not a contender.
   bool Replica = false;

@@ -45,7 +45,7 @@ struct LinkCandidateSpec {
   // cost code generation, not a whole link; otherwise lto<ON> is put in front of Pipeline.
   bool AfterLTOPipeline = false;
   // Last in its pipeline, the functions that were frameless in clang's link share one unwind
-  // entry (runtime/link/plugin/SharedUnwind.h): it starts after clang's link, whose output names
+  // entry (runtime/compile/SharedUnwind.h): it starts after clang's link, whose output names
   // them, and its output ships only if runtime/link/UnwindSharing.h's check passes.
   bool SharedUnwind = false;
 };
@@ -98,6 +98,7 @@ struct Config {
   bool PerTULinks = true;                  // other plain links: lld with ICF, libraries' weak C++ functions hidden (driver/PerTULink.h)
   bool UnwindConstants = true;             // x86-64 constants by mov where unwind tables cost (runtime/compile/UnwindAwareConstants.h)
   bool SizeCodegen = true;                 // x86-64 candidates' code generation options for size (runtime/compile/SizeCodegen.h)
+  bool TUSharedUnwind = true;              // one unwind entry for a TU's frameless functions (runtime/compile/SharedUnwind.h)
   std::vector<std::string> LinkCandidates; // link candidates tried, in order
   // Wall time of the link candidates together, in percent of clang's own link: with two
   // candidates per hardware thread the whole link stays within 3x clang's (issue 19's limit).

@@ -61,13 +61,17 @@ struct CandidateReport {
   std::string ActionSpace;           // ... and the space its action names come from
   std::optional<float> Predicted;    // its predicted gain, 100*log(clang / candidate)
   bool Replayed = false; // a link candidate that replayed the optimized program (LTOLink.cpp)
-  // A shared-unwind link candidate (runtime/link/plugin/SharedUnwind.h): its unwind tables shrink by
+  // A shared-unwind link candidate (runtime/compile/SharedUnwind.h): its unwind tables shrink by
   // sharing entries, not by trading code for them, and a build without unwind tables never
   // runs it, so the code-for-unwind rule allows it SharedUnwindCodePercent of clang's code:
   // moving functions changes the machine outliner's choices a little, either way (on the
   // training links' shared-unwind candidates -1.3 % to +0.8 % of code on AArch64, -0.6 % to
   // +1.8 % on x86-64, median 0; libz.so +20 bytes of 42 KB for 1,128 bytes of unwind tables).
   bool SharedUnwind = false;
+  // A per-TU candidate that may share one unwind entry among its frameless functions
+  // (CandidateSpec::SharedUnwind): before it ships, its object is checked
+  // (runtime/link/SharedUnwindObject.h). Not SharedUnwind: its code-for-unwind rule is clang's.
+  bool UnwindRun = false;
 };
 
 struct TUDecision {

@@ -3,6 +3,8 @@
 #include "runtime/compile/UnwindAwareConstants.h"
 #include "runtime/compile/EpiloguePops.h"
 #include "runtime/compile/SizeCodegen.h"
+#include "runtime/config/ToolPaths.h"
+#include "runtime/link/SharedUnwindObject.h"
 #include "runtime/compile/FatObject.h"
 #include "runtime/candidates/AgentCandidates.h"
 #include "runtime/candidates/CandidateBudget.h"
@@ -273,6 +275,19 @@ std::vector<CandidateSpec> TUOptimizer::sizeCandidates(Module &M, StringRef Trip
         S.FunctionAttrs.push_back(Pops);
     }
   }
+  // One unwind entry for the TU's frameless functions (runtime/compile/SharedUnwind.h): every
+  // default candidate, where the object will be linked by a Linux linker as one section
+  // among the TU's others (not with -ffunction-sections or basic-block sections, whose
+  // per-function sections --gc-sections and ICF may drop or fold one by one; not -S, whose
+  // output the check cannot read). The decision checks the object before it ships.
+  const clang::CodeGenOptions &CG = CI.getCodeGenOpts();
+  if (Cfg.TUSharedUnwind && Cfg.candidatesAreDefault() && !EmitAssembly &&
+      (Triple.starts_with("x86_64") || Triple.starts_with("aarch64")) &&
+      Triple.contains("-linux") && !CG.FunctionSections &&
+      (CG.BBSections.empty() || CG.BBSections == "none"))
+    for (CandidateSpec &S : Specs)
+      if (!S.Mix)
+        S.SharedUnwind = true;
   // With -S or the IR metric, clang's own output says nothing about its object size or IR,
   // so a replica of clang's pipeline measures the baseline (proven byte-identical by tests).
   if (EmitAssembly || Cfg.SizeMetric == Metric::IRInstructions) {
@@ -425,6 +440,7 @@ void TUOptimizer::finish(bool CompileSucceeded) {
       return;
     }
     CandidateReport C{Spec.Name, R, ValueOf(R)};
+    C.UnwindRun = Spec.SharedUnwind;
     if (Spec.PredictedPercent) {
       C.Sequence = Spec.Description;
       C.ActionSpace = Spec.ActionSpace;
@@ -468,6 +484,7 @@ void TUOptimizer::finish(bool CompileSucceeded) {
     }
   }
   // What clang's object needs from elsewhere, against which each candidate is judged.
+  std::string BaselineForChecks; // clang's object (or the replica's), for the unwind check
   if (D.BaselineMeasured && D.Rules.Active) {
     Expected<std::string> BaseBytes =
         ReplicaOrigin.first ? ReplicaOrigin.first->objectBytes(ReplicaOrigin.second)
@@ -479,6 +496,8 @@ void TUOptimizer::finish(bool CompileSucceeded) {
     Expected<LinkReferences> Base =
         BaseBytes ? linkReferences(MemoryBufferRef(*BaseBytes, D.Output), SharedLibraryCode)
                   : Expected<LinkReferences>(BaseBytes.takeError());
+    if (BaseBytes)
+      BaselineForChecks = *BaseBytes;
     if (!Base) {
       D.Note = "cannot read clang's object's symbols: " + toString(Base.takeError());
       D.BaselineMeasured = false; // nothing can be shown safe to ship
@@ -509,6 +528,35 @@ void TUOptimizer::finish(bool CompileSucceeded) {
   if (ClangStackSize)
     D.ClangStackSize = *ClangStackSize;
   chooseWinner(D);
+  // A winner that shares an unwind entry ships only if its object's entries check out; one
+  // that fails is a failed candidate, and the next best wins (runtime/link/SharedUnwindObject.h).
+  while (D.Winner >= 0 && D.Candidates[size_t(D.Winner)].UnwindRun) {
+    CandidateReport &C = D.Candidates[size_t(D.Winner)];
+    C.UnwindRun = false; // checked once
+    auto [P, I] = Origins[size_t(D.Winner)];
+    Expected<std::string> Bytes = P->objectBytes(I);
+    if (!Bytes) {
+      consumeError(Bytes.takeError());
+      continue; // (read above already; cannot fail twice in practice)
+    }
+    if (!hasSharedUnwindRun(*Bytes))
+      break;
+    Expected<SharedUnwindCheck> Check =
+        BaselineForChecks.empty()
+            ? Expected<SharedUnwindCheck>(createStringError(inconvertibleErrorCode(),
+                                                            "clang's object was not read"))
+            : checkSharedUnwindObject(*Bytes, BaselineForChecks, realLinkerPath(),
+                                      int(Cfg.TimeoutMs));
+    if (Check) {
+      addCounters(Cfg, {{"shared_unwind.checked", 1},
+                        {"shared_unwind.functions", Check->Functions}});
+      break;
+    }
+    addCounters(Cfg, {{"shared_unwind.refused", 1}});
+    C.Result.Result = Outcome::VerifierFailed;
+    C.Result.setMessage(("unwind check: " + toString(Check.takeError())).c_str());
+    chooseWinner(D);
+  }
   if (!Cfg.SaveCandidatesDir.empty())
     saveCandidates();
 

@@ -1,6 +1,6 @@
 #include "runtime/link/UnwindSharing.h"
-#include "runtime/link/FramelessRegisters.h"
-#include "runtime/link/plugin/SharedUnwind.h"
+#include "runtime/compile/FramelessRegisters.h"
+#include "runtime/compile/SharedUnwind.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/BinaryFormat/Dwarf.h"
 #include "llvm/BinaryFormat/ELF.h"
@@ -323,8 +323,8 @@ Expected<bool> leavesItself(const Disassembler &D, const LinkedFile &L, const Fu
 // The functions with a call-site table may call into the runs only where the table lists the
 // call or the callee cannot throw. Members of a run are nounwind, which makes code generation
 // leave their calls out of the tables; the IR pass's members were nounwind before it
-// (runtime/link/plugin/SharedUnwind.h), as in clang's link, but the machine outliner's functions get
-// the attribute from code generation's half (runtime/link/plugin/SharedUnwindCodegen.h), and for one
+// (runtime/compile/SharedUnwind.h), as in clang's link, but the machine outliner's functions get
+// the attribute from code generation's half (runtime/compile/SharedUnwindCodegen.h), and for one
 // that ends in a tail call (a thunk) that would be false.
 Error checkCallSites(const Disassembler &D, const LinkedFile &L,
                      function_ref<bool(uint64_t)> InRun) {

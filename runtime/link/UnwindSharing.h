@@ -1,5 +1,5 @@
 // What the shared-unwind link candidate reads and checks in linked ELF files (its IR side is
-// runtime/link/plugin/SharedUnwind.h, which says why one FDE may cover many frameless functions).
+// runtime/compile/SharedUnwind.h, which says why one FDE may cover many frameless functions).
 //
 // Before: which functions of clang's own link have an FDE without instructions (the CIE's
 // rule everywhere) and no LSDA: whether a shared entry can gain anything there (and
@@ -34,7 +34,7 @@ struct UnwindSummary {
   // not the machine outliner's, which no IR pass can name.
   std::vector<std::string> Frameless;
   // The machine outliner's functions with such an FDE: code generation's half of the pass
-  // (runtime/link/plugin/SharedUnwindCodegen.h) moves them into the run.
+  // (runtime/compile/SharedUnwindCodegen.h) moves them into the run.
   unsigned FramelessOutlined = 0;
   // Functions covered by some FDE (symbol names).
   std::set<std::string> Covered;
@@ -43,7 +43,7 @@ struct UnwindSummary {
   // outlined functions without entries, and only where all had one must a candidate's too.
   bool OutlinedCovered = true;
   // The file has .debug_info: its program had debug information, with which code generation
-  // gives every function a frame of its own (runtime/link/plugin/SharedUnwind.h).
+  // gives every function a frame of its own (runtime/compile/SharedUnwind.h).
   bool DebugInfo = false;
 };
 

@@ -11,6 +11,9 @@
 //   smartcc-size --frameless FILE  the functions whose unwind entry is the CIE's rule alone
 #include "runtime/measure/SizeMeasurer.h"
 #include "runtime/link/UnwindSharing.h"
+#include "runtime/link/SharedUnwindObject.h"
+#include "runtime/config/ToolPaths.h"
+#include "llvm/BinaryFormat/Magic.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
@@ -29,7 +32,8 @@ static cl::opt<bool> Json("json", cl::desc("one JSON object per line per file"),
 
 static cl::opt<std::string> SharedUnwindBaseline(
     "shared-unwind-baseline", cl::desc("check each FILE's shared unwind entry against this "
-                                       "link of clang's"),
+                                       "link of clang's (or, for objects, clang's object "
+                                       "of the same file)"),
     cl::value_desc("CLANG"), cl::cat(Category));
 static cl::opt<bool> Frameless("frameless", cl::desc("list each FILE's frameless functions"),
                                cl::cat(Category));
@@ -46,10 +50,16 @@ static Expected<std::unique_ptr<MemoryBuffer>> readFile(StringRef Path) {
 // The unwind modes (--frameless, --shared-unwind-baseline); 1 when a file fails.
 static int unwindMode() {
   std::optional<UnwindSummary> Base;
+  std::optional<std::unique_ptr<MemoryBuffer>> BaseObject; // a relocatable baseline
   if (!SharedUnwindBaseline.empty()) {
     Expected<std::unique_ptr<MemoryBuffer>> B = readFile(SharedUnwindBaseline);
-    Expected<UnwindSummary> S = B ? summarizeUnwind((*B)->getMemBufferRef())
-                                  : Expected<UnwindSummary>(B.takeError());
+    const bool IsObject =
+        B && identify_magic((*B)->getBuffer()) == file_magic::elf_relocatable;
+    Expected<UnwindSummary> S = !B        ? Expected<UnwindSummary>(B.takeError())
+                                : IsObject ? UnwindSummary()
+                                           : summarizeUnwind((*B)->getMemBufferRef());
+    if (B && IsObject)
+      BaseObject = std::move(*B);
     if (!S) {
       WithColor::error(errs(), "smartcc-size") << SharedUnwindBaseline << ": "
                                                << toString(S.takeError()) << "\n";
@@ -79,7 +89,12 @@ static int unwindMode() {
         outs() << "  " << N << "\n";
       continue;
     }
-    Expected<SharedUnwindCheck> C = checkSharedUnwind((*B)->getMemBufferRef(), *Base);
+    // Objects (a per-TU candidate's against clang's) are checked as the compiler checks
+    // them: each linked alone (runtime/link/SharedUnwindObject.h).
+    Expected<SharedUnwindCheck> C =
+        BaseObject ? checkSharedUnwindObject((*B)->getBuffer(), (*BaseObject)->getBuffer(),
+                                             realLinkerPath(), 60000)
+                   : checkSharedUnwind((*B)->getMemBufferRef(), *Base);
     if (!C) {
       WithColor::error(errs(), "smartcc-size") << Path << ": " << toString(C.takeError())
                                                << "\n";

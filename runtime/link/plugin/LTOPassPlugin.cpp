@@ -32,7 +32,7 @@
 //                                      (runtime/compile/SizeCodegen.h)
 //   smartcc-shared-unwind              the frameless functions (decided on their machine code,
 //                                      the machine outliner's included) share one unwind entry
-//                                      (runtime/link/plugin/SharedUnwind.h, SharedUnwindCodegen.h);
+//                                      (runtime/compile/SharedUnwind.h, SharedUnwindCodegen.h);
 //   smartcc-shared-unwind<PATH>        the same for the functions named in PATH, trusted (tests)
 //   smartcc-shared-unwind<unchecked-thunks>  tests only: the outliner's thunks join the run
 //                                      even where functions with landing pads call them
@@ -47,12 +47,12 @@
 #include "runtime/compile/MacroPipelines.h"
 #include "runtime/link/plugin/LinkAllocators.h"
 #include "runtime/link/plugin/OptimizedModuleReplay.h"
-#include "runtime/link/plugin/SharedUnwind.h"
+#include "runtime/compile/SharedUnwind.h"
 #include "runtime/compile/EpiloguePops.h"
 #include "runtime/compile/UnwindAwareConstants.h"
 #include "runtime/compile/LocalCallRegisters.h"
 #include "runtime/compile/SizeCodegen.h"
-#include "runtime/link/plugin/SharedUnwindCodegen.h"
+#include "runtime/compile/SharedUnwindCodegen.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassManager.h"
 #include "llvm/Passes/PassBuilder.h"

@@ -1,6 +1,6 @@
-#include "runtime/link/plugin/SharedUnwindCodegen.h"
-#include "runtime/link/FramelessRegisters.h"
-#include "runtime/link/plugin/SharedUnwind.h"
+#include "runtime/compile/SharedUnwindCodegen.h"
+#include "runtime/compile/FramelessRegisters.h"
+#include "runtime/compile/SharedUnwind.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/CodeGen/MachineFunction.h"
 #include "llvm/CodeGen/MachineModuleInfo.h"
@@ -99,12 +99,14 @@ void joinRun(Function &F) {
 }
 
 struct SharedUnwindCodegen : ModulePass {
-  enum Stage { Members, Outlined };
+  enum Stage { Members, Outlined, Close };
   static char ID;
   Stage S;
   explicit SharedUnwindCodegen(Stage S) : ModulePass(ID), S(S) {}
   StringRef getPassName() const override {
-    return S == Members ? "smartcc shared unwind: members" : "smartcc shared unwind: outlined";
+    return S == Members    ? "smartcc shared unwind: members"
+           : S == Outlined ? "smartcc shared unwind: outlined"
+                           : "smartcc shared unwind: close";
   }
   void getAnalysisUsage(AnalysisUsage &AU) const override {
     AU.addRequired<MachineModuleInfoWrapperPass>();
@@ -117,7 +119,9 @@ struct SharedUnwindCodegen : ModulePass {
     if (!Begin || !End)
       return false;
     MachineModuleInfo &MMI = getAnalysis<MachineModuleInfoWrapperPass>().getMMI();
-    return S == Members ? members(M, MMI, *Begin, *End) : outlined(M, MMI, *Begin, *End);
+    return S == Members    ? members(M, MMI, *Begin, *End)
+           : S == Outlined ? outlined(M, MMI, *Begin, *End)
+                           : close(MMI, *Begin, *End);
   }
 
   bool members(Module &M, MachineModuleInfo &MMI, Function &Begin, Function &End) {
@@ -169,18 +173,22 @@ struct SharedUnwindCodegen : ModulePass {
       M.getFunctionList().splice(End.getIterator(), M.getFunctionList(), F->getIterator());
       joinRun(*F);
     }
-    // A run left empty would still cost an FDE: the markers lose their directives and emit
-    // nothing at all.
-    if (std::next(Begin.getIterator()) == End.getIterator()) {
-      for (Function *Marker : {&Begin, &End})
-        if (MachineFunction *MF = MMI.getMachineFunction(*Marker))
-          for (MachineBasicBlock &MBB : *MF)
-            for (MachineInstr &MI : llvm::make_early_inc_range(MBB))
-              if (MI.isInlineAsm())
-                MI.eraseFromParent();
-      return true;
-    }
     return !Moved.empty();
+  }
+
+  // A run left empty would still cost an FDE: the markers lose their directives and emit
+  // nothing at all. After the outliner and the Outlined stage where they run, in every
+  // pipeline: a per-TU candidate on x86-64 outlines only when asked.
+  bool close(MachineModuleInfo &MMI, Function &Begin, Function &End) {
+    if (std::next(Begin.getIterator()) != End.getIterator())
+      return false;
+    for (Function *Marker : {&Begin, &End})
+      if (MachineFunction *MF = MMI.getMachineFunction(*Marker))
+        for (MachineBasicBlock &MBB : *MF)
+          for (MachineInstr &MI : llvm::make_early_inc_range(MBB))
+            if (MI.isInlineAsm())
+              MI.eraseFromParent();
+    return true;
   }
 };
 
@@ -203,6 +211,9 @@ void registerSharedUnwindCodegenPasses() {
           if (const PassInfo *Outliner = Registry.getPassInfo(StringRef("machine-outliner")))
             Config->insertPass(Outliner->getTypeInfo(),
                                IdentifyingPassPtr(new SharedUnwindCodegen(SharedUnwindCodegen::Outlined)));
+          // The first pass after the outliner in every pipeline.
+          Config->insertPass(&StackFrameLayoutAnalysisPassID,
+                             IdentifyingPassPtr(new SharedUnwindCodegen(SharedUnwindCodegen::Close)));
         });
   });
 }

@@ -1,4 +1,4 @@
-#include "runtime/link/plugin/SharedUnwind.h"
+#include "runtime/compile/SharedUnwind.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InlineAsm.h"
@@ -28,7 +28,7 @@ bool coverable(const Function &F) {
     return false;
   // A call that is not a tail call needs a frame (AArch64 saves the return address): such a
   // function cannot be frameless, and is left out here rather than generated for nothing
-  // (code generation decides on the rest, runtime/link/plugin/SharedUnwindCodegen.h).
+  // (code generation decides on the rest, runtime/compile/SharedUnwindCodegen.h).
   for (const BasicBlock &BB : F)
     for (const Instruction &I : BB) {
       const auto *Call = dyn_cast<CallBase>(&I);
@@ -74,7 +74,7 @@ PreservedAnalyses SharedUnwindPass::run(Module &M, ModuleAnalysisManager &) {
     return PreservedAnalyses::all();
   // Given a list, only the functions it names (trusted: how the lit tests show the output
   // check refusing a wrong run); otherwise every function that may turn out frameless, which
-  // code generation decides on its machine code (runtime/link/plugin/SharedUnwindCodegen.h).
+  // code generation decides on its machine code (runtime/compile/SharedUnwindCodegen.h).
   StringSet<> Names;
   if (!ListPath.empty()) {
     ErrorOr<std::unique_ptr<MemoryBuffer>> B = MemoryBuffer::getFile(ListPath);

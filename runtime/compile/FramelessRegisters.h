@@ -4,7 +4,7 @@
 // its instructions. One list for the two places that decide it: the output check
 // (runtime/link/UnwindSharing.cpp, on machine code decoded from the linked file) and the code
 // generation pass that moves machine-outlined functions into the shared run
-// (runtime/link/plugin/SharedUnwindCodegen.cpp, on machine instructions). The stack pointer comes first.
+// (runtime/compile/SharedUnwindCodegen.cpp, on machine instructions). The stack pointer comes first.
 #pragma once
 #include "llvm/ADT/StringRef.h"
 #include "llvm/MC/MCRegisterInfo.h"

@@ -14,7 +14,7 @@
 // the end of the module, between two naked marker functions whose inline assembly opens the
 // shared FDE (.cfi_startproc) before the first and closes it (.cfi_endproc) after the last,
 // and marks them; nothing else changes here. Code generation decides on their machine code
-// (runtime/link/plugin/SharedUnwindCodegen.h): the frameless ones go into one section, consecutive,
+// (runtime/compile/SharedUnwindCodegen.h): the frameless ones go into one section, consecutive,
 // without an unwind table entry of their own; the others leave the run as clang generated
 // them; the machine outliner's frameless functions join. Nothing here depends on clang's link,
 // so the candidate starts beside it. Code generation may still decide differently in the
@@ -32,7 +32,7 @@ inline constexpr const char *SharedUnwindBegin = "__smartcc_shared_unwind_begin"
 inline constexpr const char *SharedUnwindEnd = "__smartcc_shared_unwind_end";
 inline constexpr const char *SharedUnwindSection = ".text.smartcc.shared_unwind";
 // The IR pass's mark on the functions it put in the run, for code generation's half
-// (runtime/link/plugin/SharedUnwindCodegen.h): "check" (decided there on machine code) or "listed".
+// (runtime/compile/SharedUnwindCodegen.h): "check" (decided there on machine code) or "listed".
 inline constexpr const char *SharedUnwindAttr = "smartcc-shared-unwind";
 // A module flag for tests only (the pass's `unchecked-thunks` form): code generation's half
 // then also takes outlined thunks that functions with landing pads call, as it once did, so
