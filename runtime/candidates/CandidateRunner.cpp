@@ -156,7 +156,7 @@ void runCandidate(Module &Frontend, const CandidateSpec &Spec, const CandidateCo
   // on machine code by the stages registered here (once per process).
   if (Spec.SharedUnwind) {
     ModuleAnalysisManager MAM;
-    SharedUnwindPass("").run(M, MAM);
+    SharedUnwindPass("", /*UncheckedThunks=*/false, /*InText=*/true).run(M, MAM);
     registerSharedUnwindCodegenPasses();
   }
   // Codegen rewrites the IR it runs on, so the assembly (if any) comes from a copy.

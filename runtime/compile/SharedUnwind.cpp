@@ -22,9 +22,11 @@ bool coverable(const Function &F) {
   // no FDE to share: covering it would add one.
   if (!F.hasUWTable())
     return false;
+  // (A section prefix, hot or unlikely from a profile, puts a function in a section of its
+  // own even without function sections.)
   if (F.isDeclaration() || !F.doesNotThrow() || F.hasPersonalityFn() || F.hasComdat() ||
-      F.hasSection() || F.hasFnAttribute(Attribute::Naked) || F.hasPrefixData() ||
-      F.hasPrologueData())
+      F.hasSection() || F.getSectionPrefix() || F.hasFnAttribute(Attribute::Naked) ||
+      F.hasPrefixData() || F.hasPrologueData())
     return false;
   // A call that is not a tail call needs a frame (AArch64 saves the return address): such a
   // function cannot be frameless, and is left out here rather than generated for nothing
@@ -45,7 +47,7 @@ bool coverable(const Function &F) {
 }
 
 // A naked marker: nothing but its inline assembly (one CFI directive).
-Function *marker(Module &M, StringRef Name, StringRef Directive) {
+Function *marker(Module &M, StringRef Name, StringRef Directive, bool InText) {
   LLVMContext &C = M.getContext();
   Function *F = Function::Create(FunctionType::get(Type::getVoidTy(C), false),
                                  GlobalValue::InternalLinkage, Name, &M);
@@ -56,7 +58,8 @@ Function *marker(Module &M, StringRef Name, StringRef Directive) {
   // functions to 16 bytes).
   F->addFnAttr(Attribute::MinSize);
   F->addFnAttr(Attribute::OptimizeForSize);
-  F->setSection(SharedUnwindSection);
+  if (!InText)
+    F->setSection(SharedUnwindSection);
   IRBuilder<> B(BasicBlock::Create(C, "entry", F));
   B.CreateCall(InlineAsm::get(FunctionType::get(Type::getVoidTy(C), false), Directive, "",
                               /*hasSideEffects=*/true));
@@ -100,15 +103,17 @@ PreservedAnalyses SharedUnwindPass::run(Module &M, ModuleAnalysisManager &) {
   // functions change nothing else here: code generation keeps those frameless in the run and
   // moves the others out, and adds the machine outliner's frameless functions (fewer than two
   // here may still make a run; an empty one costs nothing).
-  Function *Begin = marker(M, SharedUnwindBegin, ".cfi_startproc");
+  Function *Begin = marker(M, SharedUnwindBegin, ".cfi_startproc", InText);
   for (Function *F : Covered) {
     M.getFunctionList().splice(M.getFunctionList().end(), M.getFunctionList(), F->getIterator());
     F->addFnAttr(SharedUnwindAttr, ListPath.empty() ? "check" : "listed");
   }
-  Function *End = marker(M, SharedUnwindEnd, ".cfi_endproc");
+  Function *End = marker(M, SharedUnwindEnd, ".cfi_endproc", InText);
   appendToCompilerUsed(M, {Begin, End});
   if (UncheckedThunks)
     M.addModuleFlag(Module::Warning, SharedUnwindUncheckedThunks, 1);
+  if (InText)
+    M.addModuleFlag(Module::Warning, SharedUnwindInText, 1);
   return PreservedAnalyses::none();
 }
 

@@ -38,12 +38,20 @@ inline constexpr const char *SharedUnwindAttr = "smartcc-shared-unwind";
 // then also takes outlined thunks that functions with landing pads call, as it once did, so
 // that the lit tests can show the output check refusing what that makes.
 inline constexpr const char *SharedUnwindUncheckedThunks = "smartcc-shared-unwind-unchecked-thunks";
+// A module flag: the run stays in the module's text section (a per-TU object without function
+// sections, whose functions the linker places as one section in the module's order), instead
+// of a section of its own (a link's code generation, where every function has its own section
+// and the run must not be taken apart). Code generation's half orders the functions so that
+// the run's are back to back (runtime/compile/SharedUnwindCodegen.h). No new section: a linker
+// script that places `.text` (a kernel's, a board's) places the run too.
+inline constexpr const char *SharedUnwindInText = "smartcc-shared-unwind-in-text";
 
 struct SharedUnwindPass : llvm::PassInfoMixin<SharedUnwindPass> {
   std::string ListPath; // one function name per line; empty: every function that may be frameless
   bool UncheckedThunks = false; // tests only: SharedUnwindUncheckedThunks
-  explicit SharedUnwindPass(llvm::StringRef P, bool UncheckedThunks = false)
-      : ListPath(P), UncheckedThunks(UncheckedThunks) {}
+  bool InText = false;          // SharedUnwindInText
+  explicit SharedUnwindPass(llvm::StringRef P, bool UncheckedThunks = false, bool InText = false)
+      : ListPath(P), UncheckedThunks(UncheckedThunks), InText(InText) {}
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
   static bool isRequired() { return true; }
 };

@@ -93,20 +93,48 @@ DenseSet<const Function *> calledUnderPersonality(const Module &M, MachineModule
 // uwtable says). The IR pass's members are nounwind already; outlined functions are made so
 // only where that is true for every caller that has a call-site table (outlined()).
 void joinRun(Function &F) {
-  F.setSection(SharedUnwindSection);
+  // In its own section a member is left alone by the machine outliner. Kept in the text
+  // section it is told so: a member that calls an outlined function would need a frame on
+  // AArch64 (the return address), and the outlined function, made with its callers' unwind
+  // table kind (none, here), would have no entry.
+  if (!F.getParent()->getModuleFlag(SharedUnwindInText))
+    F.setSection(SharedUnwindSection);
+  else
+    F.addFnAttr("nooutline");
   F.setUWTableKind(UWTableKind::None);
   F.addFnAttr(Attribute::NoUnwind);
 }
 
+// A run left empty would still cost an FDE: the markers lose their directives and emit nothing
+// at all.
+void closeIfEmpty(MachineModuleInfo &MMI, Function &Begin, Function &End) {
+  if (std::next(Begin.getIterator()) != End.getIterator())
+    return;
+  for (Function *Marker : {&Begin, &End})
+    if (MachineFunction *MF = MMI.getMachineFunction(*Marker))
+      for (MachineBasicBlock &MBB : *MF)
+        for (MachineInstr &MI : llvm::make_early_inc_range(MBB))
+          if (MI.isInlineAsm())
+            MI.eraseFromParent();
+}
+
 struct SharedUnwindCodegen : ModulePass {
-  enum Stage { Members, Outlined, Close };
+  enum Stage { Members, Outlined };
   static char ID;
   Stage S;
-  explicit SharedUnwindCodegen(Stage S) : ModulePass(ID), S(S) {}
+  // Whether this pipeline runs the Outlined stage (set by its doInitialization, which the
+  // pass manager calls for every pass before it runs any): without the outliner, Members
+  // closes an empty run itself (a per-TU candidate on x86-64 outlines only when asked).
+  std::shared_ptr<bool> OutlinedRuns;
+  SharedUnwindCodegen(Stage S, std::shared_ptr<bool> OutlinedRuns)
+      : ModulePass(ID), S(S), OutlinedRuns(std::move(OutlinedRuns)) {}
+  bool doInitialization(Module &) override {
+    if (S == Outlined)
+      *OutlinedRuns = true;
+    return false;
+  }
   StringRef getPassName() const override {
-    return S == Members    ? "smartcc shared unwind: members"
-           : S == Outlined ? "smartcc shared unwind: outlined"
-                           : "smartcc shared unwind: close";
+    return S == Members ? "smartcc shared unwind: members" : "smartcc shared unwind: outlined";
   }
   void getAnalysisUsage(AnalysisUsage &AU) const override {
     AU.addRequired<MachineModuleInfoWrapperPass>();
@@ -119,9 +147,7 @@ struct SharedUnwindCodegen : ModulePass {
     if (!Begin || !End)
       return false;
     MachineModuleInfo &MMI = getAnalysis<MachineModuleInfoWrapperPass>().getMMI();
-    return S == Members    ? members(M, MMI, *Begin, *End)
-           : S == Outlined ? outlined(M, MMI, *Begin, *End)
-                           : close(MMI, *Begin, *End);
+    return S == Members ? members(M, MMI, *Begin, *End) : outlined(M, MMI, *Begin, *End);
   }
 
   bool members(Module &M, MachineModuleInfo &MMI, Function &Begin, Function &End) {
@@ -134,7 +160,9 @@ struct SharedUnwindCodegen : ModulePass {
       MachineFunction *MF = MMI.getMachineFunction(*F);
       if (MF && Preserved.empty())
         Preserved = preservedRegisters(*MF);
-      if (Listed || (MF && frameless(*MF, Preserved))) {
+      // (Code generation may give a function a section prefix, .text.unlikely: it would
+      // leave a run kept in the text section.)
+      if (Listed || (MF && !F->getSectionPrefix() && frameless(*MF, Preserved))) {
         joinRun(*F);
       } else {
         // Generated as in clang's link, its own entry and all: out of the run.
@@ -142,6 +170,8 @@ struct SharedUnwindCodegen : ModulePass {
       }
       F->removeFnAttr(SharedUnwindAttr);
     }
+    if (!*OutlinedRuns)
+      closeIfEmpty(MMI, Begin, End);
     return true;
   }
 
@@ -155,7 +185,8 @@ struct SharedUnwindCodegen : ModulePass {
       MachineFunction *MF = MMI.getMachineFunction(F);
       // Only those with an FDE to give up (the outliner gives its functions its callers'
       // unwind table kind: none where they had none).
-      if (!MF || !MF->isOutlined() || F.hasSection() || F.hasPersonalityFn() || !F.hasUWTable())
+      if (!MF || !MF->isOutlined() || F.hasSection() || F.getSectionPrefix() ||
+          F.hasPersonalityFn() || !F.hasUWTable())
         continue;
       if (Preserved.empty())
         Preserved = preservedRegisters(*MF);
@@ -173,23 +204,10 @@ struct SharedUnwindCodegen : ModulePass {
       M.getFunctionList().splice(End.getIterator(), M.getFunctionList(), F->getIterator());
       joinRun(*F);
     }
-    return !Moved.empty();
-  }
-
-  // A run left empty would still cost an FDE: the markers lose their directives and emit
-  // nothing at all. After the outliner and the Outlined stage where they run, in every
-  // pipeline: a per-TU candidate on x86-64 outlines only when asked.
-  bool close(MachineModuleInfo &MMI, Function &Begin, Function &End) {
-    if (std::next(Begin.getIterator()) != End.getIterator())
-      return false;
-    for (Function *Marker : {&Begin, &End})
-      if (MachineFunction *MF = MMI.getMachineFunction(*Marker))
-        for (MachineBasicBlock &MBB : *MF)
-          for (MachineInstr &MI : llvm::make_early_inc_range(MBB))
-            if (MI.isInlineAsm())
-              MI.eraseFromParent();
+    closeIfEmpty(MMI, Begin, End);
     return true;
   }
+
 };
 
 char SharedUnwindCodegen::ID = 0;
@@ -202,18 +220,18 @@ void registerSharedUnwindCodegenPasses() {
   std::call_once(Once, [] {
     Registration = std::make_unique<RegisterTargetPassConfigCallback>(
         [](TargetMachine &, PassManagerBase &, TargetPassConfig *Config) {
+          auto OutlinedRuns = std::make_shared<bool>(false);
           // The last pass before the outliner that every pipeline adds; then the outliner,
           // whose pass ID is private to LLVM: its registration names it.
           Config->insertPass(&MachineSanitizerBinaryMetadataID,
-                             IdentifyingPassPtr(new SharedUnwindCodegen(SharedUnwindCodegen::Members)));
+                             IdentifyingPassPtr(new SharedUnwindCodegen(
+                                 SharedUnwindCodegen::Members, OutlinedRuns)));
           PassRegistry &Registry = *PassRegistry::getPassRegistry();
           initializeMachineOutlinerPass(Registry);
           if (const PassInfo *Outliner = Registry.getPassInfo(StringRef("machine-outliner")))
             Config->insertPass(Outliner->getTypeInfo(),
-                               IdentifyingPassPtr(new SharedUnwindCodegen(SharedUnwindCodegen::Outlined)));
-          // The first pass after the outliner in every pipeline.
-          Config->insertPass(&StackFrameLayoutAnalysisPassID,
-                             IdentifyingPassPtr(new SharedUnwindCodegen(SharedUnwindCodegen::Close)));
+                               IdentifyingPassPtr(new SharedUnwindCodegen(
+                                   SharedUnwindCodegen::Outlined, OutlinedRuns)));
         });
   });
 }

@@ -4,7 +4,7 @@
 // The IR pass puts every function that might be frameless (cannot throw, no call that is not a
 // tail call, free to move) between the two marker functions at the end of the module, and
 // changes nothing else: each is generated exactly as in clang's link, with its unwind table.
-// Three passes of this file then run in each code generation pipeline of a link that names
+// Two passes of this file then run in each code generation pipeline of a link that names
 // `smartcc-shared-unwind` (lld loads the plugin; the plugin asks for them through
 // llvm/Target/RegisterTargetPassConfigCallback.h), and of a per-TU candidate with
 // CandidateSpec::SharedUnwind (its process asks for them):
@@ -22,10 +22,10 @@
 //     by the same test moves into the run, except a thunk (it ends in a tail call, so it may
 //     throw) that a function with a personality routine calls: a member of the run must be
 //     nounwind, and a caller's call-site table leaves out its calls of nounwind functions, so
-//     an exception thrown through such a call would end in std::terminate().
-//   - Close, after Stack Frame Layout Analysis (the first pass after the outliner, in every
-//     pipeline): a run left empty loses its markers' directives, so that it costs no entry at
-//     all (a per-TU candidate on x86-64 runs no outliner).
+//     an exception thrown through such a call would end in std::terminate(). A run left
+//     empty loses its markers' directives, so that it costs no entry at all; in a pipeline
+//     without the outliner (a per-TU candidate on x86-64 outlines only when asked) Members
+//     does that.
 // Since nothing waits for clang's link to name the frameless functions, a shared-unwind
 // candidate starts at once, beside clang's link. The driver's check of the linked output
 // (runtime/link/UnwindSharing.h) decides, not these passes' reading of the machine code.
@@ -34,7 +34,7 @@
 namespace smartcc {
 
 // Asks every code generation pipeline created from now on in this process to run the two
-// passes (pipelines without the machine outliner get Members and Close). Once per process.
+// passes (pipelines without the machine outliner get Members only). Once per process.
 void registerSharedUnwindCodegenPasses();
 
 } // namespace smartcc

@@ -284,10 +284,11 @@ std::vector<CandidateSpec> TUOptimizer::sizeCandidates(Module &M, StringRef Trip
   if (Cfg.TUSharedUnwind && Cfg.candidatesAreDefault() && !EmitAssembly &&
       (Triple.starts_with("x86_64") || Triple.starts_with("aarch64")) &&
       Triple.contains("-linux") && !CG.FunctionSections &&
-      (CG.BBSections.empty() || CG.BBSections == "none"))
+      (CG.BBSections.empty() || CG.BBSections == "none")) {
+    SharedUnwind = true;
     for (CandidateSpec &S : Specs)
-      if (!S.Mix)
-        S.SharedUnwind = true;
+      S.SharedUnwind = true;
+  }
   // With -S or the IR metric, clang's own output says nothing about its object size or IR,
   // so a replica of clang's pipeline measures the baseline (proven byte-identical by tests).
   if (EmitAssembly || Cfg.SizeMetric == Metric::IRInstructions) {
@@ -687,6 +688,7 @@ void TUOptimizer::runFunctionMix(Metric M, TUDecision &D) {
   Mix.Description = "each function from the version where it is smallest";
   Mix.Pipeline.clear();
   Mix.Mix = std::move(In); // its process chooses the base and applies the base's options
+  Mix.SharedUnwind = SharedUnwind;
   // The candidates' processes forked from the frontend's module; this one builds its module
   // from the versions' bitcode, so an empty module is all it inherits.
   LLVMContext Ctx;

@@ -83,6 +83,9 @@ private:
   bool LargeTU = false;   // more IR instructions than the candidate budget
   InlinerChoice Inliner;
   bool SpeedLevel = false; // -O1..-O3: taken over for register allocation only
+  // The default candidates share one unwind entry among frameless functions (sizeCandidates);
+  // so does the function mix.
+  bool SharedUnwind = false;
   RegAllocChoice RegAlloc;
   std::chrono::steady_clock::time_point Start;
 };

@@ -7,6 +7,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
+#include <optional>
 #include <signal.h>
 #include <sys/wait.h>
 
@@ -79,16 +80,22 @@ bool hasSharedUnwindRun(StringRef Object) {
     consumeError(O.takeError());
     return false;
   }
-  for (const object::SectionRef &S : (*O)->sections()) {
+  // The markers' offsets in their section (a closed run's are equal: nothing between them).
+  std::optional<uint64_t> Begin, End;
+  for (const object::SymbolRef &S : (*O)->symbols()) {
     Expected<StringRef> Name = S.getName();
-    if (!Name) {
+    Expected<uint64_t> Value = S.getValue();
+    if (!Name || !Value) {
       consumeError(Name.takeError());
+      consumeError(Value.takeError());
       continue;
     }
-    if (*Name == SharedUnwindSection && S.getSize() > 0)
-      return true;
+    if (*Name == SharedUnwindBegin)
+      Begin = *Value;
+    else if (*Name == SharedUnwindEnd)
+      End = *Value;
   }
-  return false;
+  return Begin && End && *Begin != *End;
 }
 
 Expected<SharedUnwindCheck> checkSharedUnwindObject(StringRef Candidate, StringRef Baseline,

@@ -16,7 +16,7 @@
 
 namespace smartcc {
 
-// Whether Object (relocatable ELF) holds a run: a non-empty shared section.
+// Whether Object (relocatable ELF) holds a run: its markers with functions between them.
 bool hasSharedUnwindRun(llvm::StringRef Object);
 
 // Checks Candidate against Baseline (clang's object of the same TU), each linked alone by
