@@ -293,10 +293,13 @@ int runDriver(SmallVector<const char *, 256> Args, const Config &Cfg) {
     TimerGroup::printAll(errs());
     TimerGroup::clearAll();
   }
-  const bool Owned =
+  LTOLinkResult Link =
       finishLTOLink(std::move(OwnedLink), Res == 0 && !IsCrash, CompilationMillis);
-  if (Res == 0 && !IsCrash && !Owned)
-    relinkPerTU(*C, Cfg, Args, CompilationMillis);
+  // A plain link made whole-program may still be beaten by its per-TU links (a project whose
+  // objects the whole-program link cannot shrink as much as they shrank one by one): they run
+  // after it, judged against the user's own link.
+  if (Res == 0 && !IsCrash && (!Link.Owned || Link.UserView))
+    relinkPerTU(*C, Cfg, Args, CompilationMillis, Link.UserView ? &*Link.UserView : nullptr);
   if (Res == 0 && !IsCrash) {
     recordGccSize(HarvestArgs, *C, Cfg);
     harvestForOtherTargets(HarvestArgs, *C, Cfg);

@@ -500,21 +500,24 @@ LTOLinkHandle beginLTOLink(const Compilation &C, const Config &Cfg, ArrayRef<con
   return H;
 }
 
-bool finishLTOLink(LTOLinkHandle H, bool Succeeded, double BaselineMillis) {
+LTOLinkResult finishLTOLink(LTOLinkHandle H, bool Succeeded, double BaselineMillis) {
+  LTOLinkResult R;
   if (!H.L)
-    return false;
+    return R;
   OwnedLTOLink &L = *H.L;
   if (!L.Owned) {
     if (Succeeded && L.Reason != "not_lto" && L.Reason != "no_link")
       addCounters(L.Cfg, {{"link.passthrough." + L.Reason, 1}});
-    return false;
+    return R;
   }
+  R.Owned = true;
   if (!Succeeded)
-    return true; // H's destructor stops the candidates started beside clang's link
+    return R; // H's destructor stops the candidates started beside clang's link
   if (!L.Prepared)
     L.prepare();
   L.finish(BaselineMillis);
-  return true;
+  R.UserView = std::move(L.UserView);
+  return R;
 }
 
 } // namespace smartcc

@@ -12,9 +12,11 @@
 // it in-process would be a second linker to keep byte-identical (docs/design.md, "LTO links").
 #pragma once
 #include "runtime/config/Config.h"
+#include "runtime/link/LoaderView.h"
 #include "clang/Driver/Compilation.h"
 #include "llvm/ADT/StringRef.h"
 #include <memory>
+#include <optional>
 
 namespace smartcc {
 
@@ -36,10 +38,17 @@ struct LTOLinkHandle {
 LTOLinkHandle beginLTOLink(const clang::driver::Compilation &C, const Config &Cfg,
                            llvm::ArrayRef<const char *> Argv);
 
+// What became of C's link.
+struct LTOLinkResult {
+  bool Owned = false; // smartcc owned it (an -flto link, or a plain link made whole-program)
+  // A whole-program link: the loader's view of the user's own link, against which the per-TU
+  // links that may still replace the output are judged (driver/PerTULink.h).
+  std::optional<LoaderView> UserView;
+};
+
 // After clang's jobs: when they succeeded, measures clang's link (BaselineMillis is how long
 // the command took), runs the remaining candidates within link_time and ships the smallest;
-// when they failed, stops the candidates. Nothing for a link smartcc does not own. Returns
-// whether smartcc owned C's link.
-bool finishLTOLink(LTOLinkHandle H, bool Succeeded, double BaselineMillis);
+// when they failed, stops the candidates. Nothing for a link smartcc does not own.
+LTOLinkResult finishLTOLink(LTOLinkHandle H, bool Succeeded, double BaselineMillis);
 
 } // namespace smartcc

@@ -371,8 +371,13 @@ void OwnedLTOLink::finish(double BaselineMillis) {
   // The optimizing link may have been prepared for candidates that never started.
   if (Replay == ReplayState::Waiting)
     D.ReplayOutcome = "not_run", D.ReplayNote = "no replaying candidate ran";
-  if (WholeProgram && BaseOut)
+  if (WholeProgram && BaseOut) {
     checkLoaderViews(BaseOut->getMemBufferRef());
+    if (Expected<LoaderView> View = readLoaderView(BaseOut->getMemBufferRef()))
+      UserView = std::move(*View);
+    else
+      consumeError(View.takeError());
+  }
   if (Job.Relocatable && BaseOut)
     checkRelocatableViews(BaseOut->getMemBufferRef());
   else if (D.BaselineMeasured)

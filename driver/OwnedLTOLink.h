@@ -1,6 +1,8 @@
 // The state of one owned -flto link (driver/LTOLink.h), shared by the files that run its
 // candidates (driver/LTOLink.cpp) and measure and decide them (driver/LTOLinkDecision.cpp).
 #pragma once
+#include "runtime/link/LoaderView.h"
+#include <optional>
 #include "driver/LTOLink.h"
 #include "driver/WholeProgramLink.h"
 #include "runtime/decide/Decision.h"
@@ -93,6 +95,9 @@ struct OwnedLTOLink {
     return WholeProgram ? "the whole-program link" : Link ? "clang's link" : "the user's link";
   }
   void waitForWholeProgram();
+  // Whole-program: the loader's view of the user's own link, read before a candidate may
+  // replace it; the per-TU links that follow are judged against it (driver/PerTULink.h).
+  std::optional<LoaderView> UserView;
   std::string Level, Output;
   // The user's map file (-Map), empty if none: each candidate writes its own beside its
   // output (its temporary's name + ".map"), and the shipped link's replaces it.

@@ -93,7 +93,7 @@ struct Relink {
 } // namespace
 
 void relinkPerTU(const Compilation &C, const Config &Cfg, ArrayRef<const char *> Argv,
-                 double BaselineMillis) {
+                 double BaselineMillis, const LoaderView *UserView) {
   if (!Cfg.PerTULinks)
     return;
   std::string Reason;
@@ -215,8 +215,9 @@ void relinkPerTU(const Compilation &C, const Config &Cfg, ArrayRef<const char *>
   ErrorOr<std::unique_ptr<MemoryBuffer>> Base = MemoryBuffer::getFile(Output);
   std::optional<uint64_t> Before = Base ? sizeOf((*Base)->getMemBufferRef(), Cfg) : std::nullopt;
   Expected<LoaderView> BaseView =
-      Base ? readLoaderView((*Base)->getMemBufferRef())
-           : Expected<LoaderView>(createStringError("cannot read the output"));
+      UserView ? Expected<LoaderView>(*UserView)
+      : Base   ? readLoaderView((*Base)->getMemBufferRef())
+               : Expected<LoaderView>(createStringError("cannot read the output"));
   Relink *Best = nullptr;
   for (Relink &L : Links) {
     if (!Copied) {
@@ -287,7 +288,10 @@ void relinkPerTU(const Compilation &C, const Config &Cfg, ArrayRef<const char *>
       errs() << ", " << L.Name << " "
              << (L.Size ? std::to_string(*L.Size) : std::string("-"))
              << (L.Note.empty() ? "" : " (" + L.Note + ")");
-    errs() << "; " << (Best ? std::string("shipped ") + Best->Name : std::string("kept the user's"))
+    errs() << "; "
+           << (Best       ? std::string("shipped ") + Best->Name
+               : UserView ? std::string("kept the output")
+                          : std::string("kept the user's"))
            << "\n";
   }
 }
