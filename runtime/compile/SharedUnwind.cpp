@@ -17,16 +17,16 @@ namespace {
 // Whether F may be covered by the shared entry: it must need its FDE only for asynchronous
 // unwinding (no exception passes through a nounwind function without a personality), and be
 // free to move into another section.
-bool coverable(const Function &F) {
+bool coverable(const Function &F, bool InText) {
   // Without an unwind table entry of its own (-fno-asynchronous-unwind-tables) a function has
   // no FDE to share: covering it would add one.
   if (!F.hasUWTable())
     return false;
-  // (A section prefix, hot or unlikely from a profile, puts a function in a section of its
-  // own even without function sections.)
+  // (In the text section's run: a section prefix, hot or unlikely, puts a function in a
+  // section of its own even without function sections. The run's own section overrides it.)
   if (F.isDeclaration() || !F.doesNotThrow() || F.hasPersonalityFn() || F.hasComdat() ||
-      F.hasSection() || F.getSectionPrefix() || F.hasFnAttribute(Attribute::Naked) ||
-      F.hasPrefixData() || F.hasPrologueData())
+      F.hasSection() || (InText && F.getSectionPrefix()) ||
+      F.hasFnAttribute(Attribute::Naked) || F.hasPrefixData() || F.hasPrologueData())
     return false;
   // A call that is not a tail call needs a frame (AArch64 saves the return address): such a
   // function cannot be frameless, and is left out here rather than generated for nothing
@@ -93,7 +93,7 @@ PreservedAnalyses SharedUnwindPass::run(Module &M, ModuleAnalysisManager &) {
   }
   std::vector<Function *> Covered;
   for (Function &F : M)
-    if ((ListPath.empty() || Names.contains(F.getName())) && coverable(F))
+    if ((ListPath.empty() || Names.contains(F.getName())) && coverable(F, InText))
       Covered.push_back(&F);
   // A program built without unwind tables has no FDE to share, the outliner's functions
   // included (they take their callers' unwind table kind): no run at all.

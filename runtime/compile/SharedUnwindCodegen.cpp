@@ -151,6 +151,7 @@ struct SharedUnwindCodegen : ModulePass {
   }
 
   bool members(Module &M, MachineModuleInfo &MMI, Function &Begin, Function &End) {
+    const bool InText = M.getModuleFlag(SharedUnwindInText);
     std::vector<Function *> Run;
     for (auto I = std::next(Begin.getIterator()); I != End.getIterator(); ++I)
       Run.push_back(&*I);
@@ -160,9 +161,10 @@ struct SharedUnwindCodegen : ModulePass {
       MachineFunction *MF = MMI.getMachineFunction(*F);
       if (MF && Preserved.empty())
         Preserved = preservedRegisters(*MF);
-      // (Code generation may give a function a section prefix, .text.unlikely: it would
-      // leave a run kept in the text section.)
-      if (Listed || (MF && !F->getSectionPrefix() && frameless(*MF, Preserved))) {
+      // (Code generation may give a function a section prefix, .text.unlikely for a cold
+      // one: it would leave a run kept in the text section. The run's own section overrides
+      // it.)
+      if (Listed || (MF && !(InText && F->getSectionPrefix()) && frameless(*MF, Preserved))) {
         joinRun(*F);
       } else {
         // Generated as in clang's link, its own entry and all: out of the run.
@@ -176,6 +178,7 @@ struct SharedUnwindCodegen : ModulePass {
   }
 
   bool outlined(Module &M, MachineModuleInfo &MMI, Function &Begin, Function &End) {
+    const bool InText = M.getModuleFlag(SharedUnwindInText);
     std::vector<Function *> Moved;
     std::vector<MCRegister> Preserved;
     const DenseSet<const Function *> UnderPersonality =
@@ -185,7 +188,7 @@ struct SharedUnwindCodegen : ModulePass {
       MachineFunction *MF = MMI.getMachineFunction(F);
       // Only those with an FDE to give up (the outliner gives its functions its callers'
       // unwind table kind: none where they had none).
-      if (!MF || !MF->isOutlined() || F.hasSection() || F.getSectionPrefix() ||
+      if (!MF || !MF->isOutlined() || F.hasSection() || (InText && F.getSectionPrefix()) ||
           F.hasPersonalityFn() || !F.hasUWTable())
         continue;
       if (Preserved.empty())

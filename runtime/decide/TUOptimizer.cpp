@@ -536,16 +536,14 @@ void TUOptimizer::finish(bool CompileSucceeded) {
     C.UnwindRun = false; // checked once
     auto [P, I] = Origins[size_t(D.Winner)];
     Expected<std::string> Bytes = P->objectBytes(I);
-    if (!Bytes) {
-      consumeError(Bytes.takeError());
-      continue; // (read above already; cannot fail twice in practice)
-    }
-    if (!hasSharedUnwindRun(*Bytes))
-      break;
+    if (Bytes && !hasSharedUnwindRun(*Bytes))
+      break; // code generation made no run: nothing is shared
+    // (An object that cannot be read, or no clang's object to compare with: nothing proven.)
     Expected<SharedUnwindCheck> Check =
-        BaselineForChecks.empty()
-            ? Expected<SharedUnwindCheck>(createStringError(inconvertibleErrorCode(),
-                                                            "clang's object was not read"))
+        !Bytes ? Expected<SharedUnwindCheck>(Bytes.takeError())
+        : BaselineForChecks.empty()
+            ? Expected<SharedUnwindCheck>(
+                  createStringError(inconvertibleErrorCode(), "clang's object was not read"))
             : checkSharedUnwindObject(*Bytes, BaselineForChecks, realLinkerPath(),
                                       int(Cfg.TimeoutMs));
     if (Check) {

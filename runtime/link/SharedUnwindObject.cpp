@@ -202,12 +202,11 @@ Expected<SharedUnwindCheck> checkSharedUnwindObject(StringRef Candidate, StringR
   Expected<UnwindSummary> Summary = summarizeObjectUnwind(Baseline);
   if (!Summary)
     return Summary.takeError();
-  TempFile In, Out;
+  TempFile In, Out; // (the output made too: lld replaces it, nothing else can take its name)
   if (Error E = writeTemp(Candidate, "o", In))
     return std::move(E);
-  if (std::error_code EC = sys::fs::getPotentiallyUniqueTempFileName("smartcc-unwind", "out",
-                                                                     Out.Path))
-    return failure("cannot name a temporary file: " + EC.message());
+  if (Error E = writeTemp("", "out", Out))
+    return std::move(E);
   Expected<sys::ProcessInfo> Link = startLink(Linker, In.Path, Out.Path);
   if (!Link)
     return Link.takeError();
