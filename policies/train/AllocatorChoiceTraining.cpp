@@ -288,7 +288,7 @@ ModuleFigures evaluateModules(const Table &T, const torch::Tensor &Scores,
       continue;
     ++F.Modules;
     double Reference = 0, Mix = 0, Whole = 0;
-    size_t Kept = 0;
+    size_t Kept = 0, Larger = 0;
     for (size_t I = Row; I != Row + Count; ++I) {
       const auto [Best, Oracle] = choiceOf(S[I], Dd[I], Scores.size(1), 1);
       F.Oracle += Oracle;
@@ -297,6 +297,8 @@ ModuleFigures evaluateModules(const Table &T, const torch::Tensor &Scores,
       if (Dd[I][Best] < 0) {
         Mix += -Dd[I][Best];
         ++Kept;
+      } else if (Dd[I][Best] > 0) {
+        ++Larger;
       }
     }
     Row += Count;
@@ -304,8 +306,8 @@ ModuleFigures evaluateModules(const Table &T, const torch::Tensor &Scores,
       continue;
     ++F.ExtraCodegens;
     Whole = std::max(Whole, 0.0);
-    // (Every proposal kept or none: the whole object is the mix.)
-    const bool Partial = Kept != 0 && Kept != Count;
+    // (No proposal kept, or none larger: the whole object is the mix.)
+    const bool Partial = Kept != 0 && Larger != 0;
     if (Partial && Mix - Whole >= double(Gates.MinMixGainBytes)) {
       ++F.ExtraCodegens;
       F.Saved += Mix;

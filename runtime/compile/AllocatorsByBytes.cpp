@@ -216,8 +216,10 @@ Expected<BytesAllocation> allocateByProposals(Module &M, const AllocatorModel &M
   }
   // Each function keeps its proposal where it was smaller. Functions' bytes add up (one's
   // allocation does not change another's), so what the mix saves over the reference, and what
-  // the proposals' object saves as a whole, are known before the mix is made.
+  // the proposals' object saves as a whole, are known before the mix is made. A function of
+  // equal bytes either way asks for no mix: only one that its proposal made larger does.
   int64_t MixGain = 0, WholeGain = 0;
+  bool AnyLarger = false;
   for (const auto &[Name, Reference] : *R.Bytes[0]) {
     ++R.Functions;
     auto P = Proposed.ByFunction.find(Name);
@@ -225,6 +227,7 @@ Expected<BytesAllocation> allocateByProposals(Module &M, const AllocatorModel &M
     if (P == Proposed.ByFunction.end() || It == R.Bytes[1]->end())
       continue;
     WholeGain += int64_t(Reference) - int64_t(It->second);
+    AnyLarger |= It->second > Reference;
     if (It->second >= Reference)
       continue;
     MixGain += int64_t(Reference) - int64_t(It->second);
@@ -233,6 +236,15 @@ Expected<BytesAllocation> allocateByProposals(Module &M, const AllocatorModel &M
   }
   if (PlanOnly)
     return R;
+  // None larger: the proposals' object is the mix (its equal functions as small as the
+  // reference's), kept if smaller as a whole.
+  if (R.FunctionsMoved != 0 && !AnyLarger) {
+    R.Plan.ByFunction = Proposed.ByFunction;
+    R.FunctionsMoved = R.Plan.ByFunction.size();
+    if (Error E = keepMixIfSmaller(std::move(Second), std::move(First), R))
+      return std::move(E);
+    return R;
+  }
   if (R.FunctionsMoved != 0 && R.Plan.ByFunction.size() != Proposed.ByFunction.size() &&
       MixGain - std::max<int64_t>(WholeGain, 0) < int64_t(Gates.MinMixGainBytes)) {
     // The mix would save little over the better whole object: that one ships instead of a

@@ -356,6 +356,14 @@ TEST_F(AllocatorPlanTest, CheckedProposalsKeepOnlySmallerFunctions) {
     EXPECT_LE(R->MixBytes, R->FirstBytes) << B.Name;
     EXPECT_GE(R->Codegens, 2u);
     EXPECT_LE(R->Codegens, 3u);
+    // A mix only where some function came out larger under its proposal (one of equal bytes
+    // either way asks for none).
+    const bool AnyLarger = llvm::any_of(Greedy, [&](const auto &KV) {
+      auto It = ByBasic.find(KV.first);
+      return It != ByBasic.end() && It->second > KV.second;
+    });
+    if (!AnyLarger)
+      EXPECT_EQ(R->Codegens, 2u) << B.Name;
     std::string Object(R->Object.begin(), R->Object.end());
     if (R->FunctionsMoved == 0) {
       EXPECT_TRUE(Object == Clang) << B.Name;
@@ -367,7 +375,7 @@ TEST_F(AllocatorPlanTest, CheckedProposalsKeepOnlySmallerFunctions) {
       if (It != R->Plan.ByFunction.end()) {
         ++Moved;
         EXPECT_EQ(It->getValue(), 1u) << Name; // basic, as proposed
-        EXPECT_LT(Mixed[Name], Bytes) << B.Name << " " << Name;
+        EXPECT_LE(Mixed[Name], Bytes) << B.Name << " " << Name;
         EXPECT_EQ(Mixed[Name], ByBasic[Name]) << B.Name << " " << Name;
       } else {
         ++Stayed;
