@@ -127,9 +127,10 @@ void OwnedLTOLink::waitForWholeProgram() {
 }
 
 // Refuses (VerifierFailed, Prefix and the difference) every measured candidate whose output's
-// view, as Read reads it, Differ finds different from the baseline's.
+// view, as Read reads it, Differ finds different from the baseline's. Returns the baseline's
+// view (none if it cannot be read).
 template <typename View>
-static void refuseDifferentViews(MemoryBufferRef Baseline, std::vector<CandidateReport> &Candidates,
+static std::optional<View> refuseDifferentViews(MemoryBufferRef Baseline, std::vector<CandidateReport> &Candidates,
                                  const std::vector<std::string> &Temps,
                                  Expected<View> (*Read)(MemoryBufferRef),
                                  std::string (*Differ)(const View &, const View &),
@@ -156,12 +157,16 @@ static void refuseDifferentViews(MemoryBufferRef Baseline, std::vector<Candidate
       R.setMessage((Prefix + Difference).str().c_str());
     }
   }
+  if (!Base)
+    return std::nullopt;
+  return std::move(*Base);
 }
 
-// Whole-program: a candidate ships only if the loader sees the program the baseline is.
+// Whole-program: a candidate ships only if the loader sees the program the baseline is. The
+// baseline's view stays for the per-TU links that follow (UserView).
 void OwnedLTOLink::checkLoaderViews(MemoryBufferRef Baseline) {
-  refuseDifferentViews<LoaderView>(Baseline, D.Candidates, Temps, readLoaderView,
-                                   loaderViewDifference, "loader view: ");
+  UserView = refuseDifferentViews<LoaderView>(Baseline, D.Candidates, Temps, readLoaderView,
+                                              loaderViewDifference, "loader view: ");
 }
 
 // Relocatable: a candidate ships only if the next link sees the symbols the baseline has.
@@ -371,13 +376,8 @@ void OwnedLTOLink::finish(double BaselineMillis) {
   // The optimizing link may have been prepared for candidates that never started.
   if (Replay == ReplayState::Waiting)
     D.ReplayOutcome = "not_run", D.ReplayNote = "no replaying candidate ran";
-  if (WholeProgram && BaseOut) {
+  if (WholeProgram && BaseOut)
     checkLoaderViews(BaseOut->getMemBufferRef());
-    if (Expected<LoaderView> View = readLoaderView(BaseOut->getMemBufferRef()))
-      UserView = std::move(*View);
-    else
-      consumeError(View.takeError());
-  }
   if (Job.Relocatable && BaseOut)
     checkRelocatableViews(BaseOut->getMemBufferRef());
   else if (D.BaselineMeasured)

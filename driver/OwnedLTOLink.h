@@ -1,11 +1,10 @@
 // The state of one owned -flto link (driver/LTOLink.h), shared by the files that run its
 // candidates (driver/LTOLink.cpp) and measure and decide them (driver/LTOLinkDecision.cpp).
 #pragma once
-#include "runtime/link/LoaderView.h"
-#include <optional>
 #include "driver/LTOLink.h"
 #include "driver/WholeProgramLink.h"
 #include "runtime/decide/Decision.h"
+#include "runtime/link/LoaderView.h"
 #include "runtime/link/UnwindSharing.h"
 #include "clang/Driver/Compilation.h"
 #include "clang/Driver/Job.h"
@@ -81,8 +80,9 @@ struct OwnedLTOLink {
   ClangLinkCommand WP;
   const clang::driver::Command *UserLink = nullptr;
   // Whole-program: the baseline's loader view is what every candidate must show
-  // (runtime/link/LoaderView.h); the shared-unwind candidates are checked against the
-  // first candidate (the whole-program link with lld's own pipeline), their LTO baseline.
+  // (runtime/link/LoaderView.h), kept as UserView; the shared-unwind candidates are checked
+  // against the first candidate (the whole-program link with lld's own pipeline), their LTO
+  // baseline.
   void checkLoaderViews(llvm::MemoryBufferRef Baseline);
   // A relocatable link's candidates: the later link must see the symbols the baseline
   // defines and needs (runtime/link/RelocatableView.h).

@@ -22,7 +22,7 @@ namespace smartcc {
 bool hasSharedUnwindRun(llvm::StringRef Object);
 
 // Which functions of a relocatable object have an FDE (UnwindSummary::Covered; FDEs, their
-// count): each FDE's pc_begin is relocated to its function's section and offset.
+// count), as runtime/measure/FunctionSizes.h finds each function's entry.
 llvm::Expected<UnwindSummary> summarizeObjectUnwind(llvm::StringRef Object);
 
 // Checks Candidate (linked alone by Linker within TimeoutMs) against Baseline (clang's object

@@ -1,7 +1,9 @@
 #include "runtime/measure/FunctionSizes.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Object/ObjectFile.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Endian.h"
+#include <vector>
 
 using namespace llvm;
 
@@ -45,9 +47,10 @@ Expected<std::map<std::string, uint64_t>> functionSizes(MemoryBufferRef Object) 
 
 namespace {
 
-// Function symbols by where they start: (section, offset) -> name. An .eh_frame relocation
-// names either the function's symbol or its section's symbol plus the offset.
-using FunctionStarts = std::map<std::pair<uint64_t, uint64_t>, std::string>;
+// Function symbols by where they start: (section, offset) -> names, in symbol-table order
+// (aliases share a start: a C++ constructor's C1 and C2). An .eh_frame relocation names
+// either the function's symbol or its section's symbol plus the offset.
+using FunctionStarts = std::map<std::pair<uint64_t, uint64_t>, std::vector<std::string>>;
 
 FunctionStarts functionStarts(const object::ObjectFile &Obj) {
   FunctionStarts Starts;
@@ -58,7 +61,7 @@ FunctionStarts functionStarts(const object::ObjectFile &Obj) {
     Expected<uint64_t> Value = Sym.getValue();
     if (Type && Name && Sec && Value && *Type == object::SymbolRef::ST_Function &&
         *Sec != Obj.section_end())
-      Starts.try_emplace({(*Sec)->getIndex(), *Value}, Name->str());
+      Starts[{(*Sec)->getIndex(), *Value}].push_back(Name->str());
     if (!Type)
       consumeError(Type.takeError());
     if (!Name)
@@ -71,12 +74,13 @@ FunctionStarts functionStarts(const object::ObjectFile &Obj) {
   return Starts;
 }
 
-// The function a relocation of .eh_frame points at ("" when none).
-std::string relocatedFunction(const object::ObjectFile &Obj, const object::RelocationRef &R,
-                              const FunctionStarts &Starts) {
+// The functions a relocation of .eh_frame points at (none: null).
+const std::vector<std::string> *relocatedFunctions(const object::ObjectFile &Obj,
+                                                   const object::RelocationRef &R,
+                                                   const FunctionStarts &Starts) {
   object::symbol_iterator Sym = R.getSymbol();
   if (Sym == Obj.symbol_end())
-    return "";
+    return nullptr;
   Expected<object::section_iterator> Sec = Sym->getSection();
   Expected<uint64_t> Value = Sym->getValue();
   if (!Sec || !Value || *Sec == Obj.section_end()) {
@@ -84,7 +88,7 @@ std::string relocatedFunction(const object::ObjectFile &Obj, const object::Reloc
       consumeError(Sec.takeError());
     if (!Value)
       consumeError(Value.takeError());
-    return "";
+    return nullptr;
   }
   int64_t Addend = 0;
   if (const auto *Elf = dyn_cast<object::ELFObjectFileBase>(&Obj)) {
@@ -95,14 +99,14 @@ std::string relocatedFunction(const object::ObjectFile &Obj, const object::Reloc
       consumeError(A.takeError()); // REL: the addend is in place; function symbols have none
   }
   auto It = Starts.find({(*Sec)->getIndex(), *Value + uint64_t(Addend)});
-  return It == Starts.end() ? "" : It->second;
+  return It == Starts.end() ? nullptr : &It->second;
 }
 
-// Each function's unwind entry (its FDE in .eh_frame, found by the relocation of the entry's
-// initial location): code that saves more registers has a longer entry, and unwind tables are
-// part of the image.
-std::map<std::string, uint64_t> unwindEntries(const object::ObjectFile &Obj) {
-  std::map<std::string, uint64_t> Sizes;
+// Each FDE of .eh_frame with the functions it describes (found by the relocation of the
+// entry's initial location), in order: Visit(names, bytes).
+void forEachUnwindEntry(
+    const object::ObjectFile &Obj,
+    function_ref<void(const std::vector<std::string> &, uint64_t)> Visit) {
   for (const object::SectionRef &Rel : Obj.sections()) {
     Expected<object::section_iterator> Target = Rel.getRelocatedSection();
     if (!Target) {
@@ -118,13 +122,14 @@ std::map<std::string, uint64_t> unwindEntries(const object::ObjectFile &Obj) {
       continue;
     }
     const FunctionStarts Starts = functionStarts(Obj);
-    std::map<uint64_t, std::string> At; // offset in .eh_frame -> function
+    std::map<uint64_t, const std::vector<std::string> *> At; // offset in .eh_frame -> functions
     for (const object::RelocationRef &R : Rel.relocations())
-      At[R.getOffset()] = relocatedFunction(Obj, R, Starts);
+      if (const std::vector<std::string> *Names = relocatedFunctions(Obj, R, Starts))
+        At[R.getOffset()] = Names;
     Expected<StringRef> Data = (*Target)->getContents();
     if (!Data) {
       consumeError(Data.takeError());
-      return Sizes;
+      return;
     }
     const bool Little = Obj.isLittleEndian();
     auto Read32 = [&](uint64_t Off) {
@@ -136,11 +141,20 @@ std::map<std::string, uint64_t> unwindEntries(const object::ObjectFile &Obj) {
       if (Length == 0 || Length == 0xffffffffu || Off + 4 + Length > Data->size())
         break;
       if (Read32(Off + 4) != 0) // an FDE (a CIE has id 0)
-        if (auto It = At.find(Off + 8); It != At.end() && !It->second.empty())
-          Sizes[It->second] += 4 + Length;
+        if (auto It = At.find(Off + 8); It != At.end())
+          Visit(*It->second, 4 + uint64_t(Length));
       Off += 4 + uint64_t(Length);
     }
   }
+}
+
+// Each function's unwind entry: code that saves more registers has a longer entry, and unwind
+// tables are part of the image. (An entry's bytes go to the first of its aliases.)
+std::map<std::string, uint64_t> unwindEntries(const object::ObjectFile &Obj) {
+  std::map<std::string, uint64_t> Sizes;
+  forEachUnwindEntry(Obj, [&](const std::vector<std::string> &Names, uint64_t Bytes) {
+    Sizes[Names.front()] += Bytes;
+  });
   return Sizes;
 }
 
@@ -175,6 +189,23 @@ functionSectionSizes(MemoryBufferRef Object, std::map<std::string, uint64_t> *Un
   }
   addUnwindEntries(**Obj, Sizes, Unwind);
   return Sizes;
+}
+
+Expected<std::set<std::string>> functionsWithUnwindEntries(MemoryBufferRef Object,
+                                                           unsigned *Entries) {
+  Expected<std::unique_ptr<object::ObjectFile>> Obj =
+      object::ObjectFile::createObjectFile(Object);
+  if (!Obj)
+    return Obj.takeError();
+  std::set<std::string> Names;
+  unsigned N = 0;
+  forEachUnwindEntry(**Obj, [&](const std::vector<std::string> &Aliases, uint64_t) {
+    ++N;
+    Names.insert(Aliases.begin(), Aliases.end());
+  });
+  if (Entries)
+    *Entries = N;
+  return Names;
 }
 
 Expected<std::map<std::string, uint64_t>>

@@ -5,6 +5,7 @@
 #include "llvm/Support/MemoryBufferRef.h"
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 
 namespace smartcc {
@@ -24,5 +25,11 @@ functionSectionSizes(llvm::MemoryBufferRef Object,
 llvm::Expected<std::map<std::string, uint64_t>>
 functionImageBytes(llvm::MemoryBufferRef Object,
                    std::map<std::string, uint64_t> *Unwind = nullptr);
+
+// The functions of an object that have an unwind entry in .eh_frame (found by the relocation
+// of the entry's initial location; aliases of one start all have it), and in Entries, if
+// given, how many entries name a function.
+llvm::Expected<std::set<std::string>> functionsWithUnwindEntries(llvm::MemoryBufferRef Object,
+                                                                 unsigned *Entries = nullptr);
 
 } // namespace smartcc
